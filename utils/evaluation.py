@@ -1,0 +1,77 @@
+"""Cross-entropy, perplexity and bits per token of a model on a split."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+
+from utils.batching import sequential_batches
+from utils.interface import IGNORE_INDEX, LanguageModel
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Mean negative log-likelihood (nats per token) and what follows from it."""
+
+    nll: float
+    tokens: int
+
+    @property
+    def perplexity(self) -> float:
+        """exp(mean NLL): the effective number of equally likely choices per token."""
+        return math.exp(self.nll) if self.nll < 700 else math.inf
+
+    @property
+    def bits_per_token(self) -> float:
+        """Mean NLL in bits (bits per character for a character model)."""
+        return self.nll / math.log(2)
+
+    def __str__(self) -> str:
+        return f"nll {self.nll:.4f} nats/token | perplexity {self.perplexity:.3f} | {self.bits_per_token:.4f} bits/token | {self.tokens} tokens"
+
+
+def summed_nll(logits: torch.Tensor, targets: torch.Tensor) -> tuple[float, int]:
+    """Sum of -log p(target) over non-ignored targets, and their count. logits (B, T, V), targets (B, T)."""
+    log_probs = F.log_softmax(logits.float(), dim=-1)  # (B, T, V)
+    keep = targets != IGNORE_INDEX  # (B, T)
+    picked = log_probs.gather(-1, targets.clamp(min=0).unsqueeze(-1)).squeeze(-1)  # (B, T)
+    return float(-(picked[keep]).sum()), int(keep.sum())
+
+
+@torch.no_grad()
+def evaluate(
+    model: LanguageModel,
+    data: torch.Tensor | Sequence[torch.Tensor],
+    boundary_id: int | None = None,
+    block_size: int = 256,
+    batch_size: int = 32,
+    max_batches: int | None = None,
+) -> Metrics:
+    """Mean NLL of every target in `data` (text: consecutive chunks of `block_size`; items: framed)."""
+    if model.context_length is not None:
+        block_size = min(block_size, model.context_length)
+    was_training = model.training
+    model.eval()
+    total, count = 0.0, 0
+    try:
+        for index, (x, y) in enumerate(sequential_batches(data, batch_size, block_size, boundary_id)):
+            if max_batches is not None and index >= max_batches:
+                break
+            x, y = x.to(model.device), y.to(model.device)
+            batch_total, batch_count = summed_nll(model(x), y)
+            total, count = total + batch_total, count + batch_count
+    finally:
+        model.train(was_training)
+    if count == 0:
+        raise ValueError("nothing to evaluate: the data has no targets")
+    return Metrics(total / count, count)
+
+
+def evaluate_split(model: LanguageModel, dataset, split: str = "val", **kwargs) -> Metrics:
+    """evaluate() on a split of a utils.dataset.Dataset."""
+    boundary = dataset.tokenizer.boundary_id if dataset.kind == "items" else None
+    return evaluate(model, dataset.part(split), boundary_id=boundary, **kwargs)
