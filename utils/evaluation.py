@@ -39,7 +39,7 @@ def summed_nll(logits: torch.Tensor, targets: torch.Tensor) -> tuple[float, int]
     log_probs = F.log_softmax(logits.float(), dim=-1)  # (B, T, V)
     keep = targets != IGNORE_INDEX  # (B, T)
     picked = log_probs.gather(-1, targets.clamp(min=0).unsqueeze(-1)).squeeze(-1)  # (B, T)
-    return float(-(picked[keep]).sum()), int(keep.sum())
+    return float(-(picked[keep]).double().sum()), int(keep.sum())  # summed in float64: no drift over long splits
 
 
 @torch.no_grad()

@@ -142,7 +142,7 @@ def train(
         max_norm = config.grad_clip if config.grad_clip is not None else math.inf
         norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm))
         optimizer.step()
-        value = float(loss)
+        value = float(loss.detach())
         history.steps.append(step)
         history.train_loss.append(value)
         history.grad_norm.append(norm)
