@@ -1,0 +1,64 @@
+"""Small notebooks that exercise the browser harness: a working widget, and the ways outputs break."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+
+DEMO_WIDGET_CLASS = "lm-demo-widget"
+
+_DEMO_WIDGET = '''import numpy as np
+import ipywidgets as widgets
+from utils.widgets.canvas import FigureWidget
+
+canvas = FigureWidget(figsize=(4, 2.5), dpi=60)
+ax = canvas.subplots()
+xs = np.linspace(0, 6, 60)
+(line,) = ax.plot(xs, np.sin(xs))
+frequency = widgets.IntSlider(value=1, min=1, max=30, description="frequency")
+frequency.add_class("lm-main-control")
+canvas.image.add_class("lm-figure")
+
+
+def update(freq: int) -> None:
+    """Redraw the curve in place for frequency `freq`."""
+    line.set_ydata(np.sin(freq * xs / 3))
+    canvas.refresh()
+
+
+frequency.observe(lambda change: update(change["new"]), names="value")
+update(frequency.value)
+demo = widgets.VBox([frequency, canvas.image])
+demo.add_class("lm-demo-widget")
+demo'''
+
+# Each cell shows one way an output breaks for a student; the last one raises (Run All stops there).
+_BROKEN_CELLS = [
+    # A widget printed as text, as when the widget extension is missing.
+    "from IPython.display import display\n"
+    "display({'text/plain': 'VBox(children=(IntSlider(value=1),))'}, raw=True)",
+    # A widget view whose model the page does not know.
+    "display({'application/vnd.jupyter.widget-view+json': "
+    "{'model_id': '0123456789abcdef', 'version_major': 2, 'version_minor': 0}, "
+    "'text/plain': 'widget'}, raw=True)",
+    "raise ValueError('a cell that fails')",
+]
+
+
+def _write(cells: list[str], path: Path) -> Path:
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells = [nbformat.v4.new_markdown_cell("# Harness check")] + [nbformat.v4.new_code_cell(c) for c in cells]
+    nbformat.write(notebook, path)
+    return path
+
+
+def write_demo_notebook(folder: Path, name: str = "demo_widget.ipynb") -> Path:
+    """A notebook with one FigureWidget + IntSlider widget (class lm-demo-widget)."""
+    return _write(["print('ready')", _DEMO_WIDGET], folder / name)
+
+
+def write_broken_notebook(folder: Path, name: str = "broken_outputs.ipynb") -> Path:
+    """A notebook whose outputs show a text fallback, a missing widget model and a traceback."""
+    return _write(_BROKEN_CELLS, folder / name)
