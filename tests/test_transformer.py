@@ -1,0 +1,172 @@
+"""The Transformer LM: shapes, paths, positions, the KV cache, checkpoints and the shared loop."""
+
+import pytest
+import torch
+
+from utils.batching import batch_sampler
+from utils.checkpoint import load_checkpoint, save_checkpoint
+from utils.evaluation import evaluate
+from utils.interface import LanguageModel
+from utils.positional import POSITIONAL_KINDS
+from utils.sampling import generate
+from utils.training import TrainConfig, train
+from utils.transformer import TransformerConfig, TransformerLM, TransformerState, count_parameters
+
+V = 13
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Tiny models run faster on one thread, and far faster on a busy shared machine."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def small_model(seed: int = 0, **overrides) -> TransformerLM:
+    """A tiny model with non-zero relative biases, in eval mode."""
+    torch.manual_seed(seed)
+    settings = dict(vocab_size=V, context_length=12, n_layer=2, n_head=2, d_model=16)
+    model = TransformerLM(TransformerConfig(**{**settings, **overrides})).eval()
+    if model.relative_bias is not None:
+        torch.nn.init.normal_(model.relative_bias.bias.weight)
+    return model
+
+
+def test_is_a_language_model_with_the_right_shapes():
+    model = small_model()
+    assert isinstance(model, LanguageModel)
+    idx = torch.randint(0, V, (3, 12))
+    assert model(idx).shape == (3, 12, V)
+    logits, weights = model.forward_with_attention(idx)
+    assert logits.shape == (3, 12, V)
+    assert len(weights) == 2 and all(w.shape == (3, 2, 12, 12) for w in weights)
+    assert torch.allclose(weights[1].sum(-1), torch.ones(3, 2, 12))
+
+
+def test_context_length_is_a_limit_only_for_learned_positions():
+    assert small_model(positional="learned").context_length == 12
+    for kind in ("none", "sinusoidal", "relative", "rotary"):
+        model = small_model(positional=kind)
+        assert model.context_length is None and model.config.context_length == 12
+        assert model(torch.randint(0, V, (1, 30))).shape == (1, 30, V)
+
+
+def test_bad_input_is_a_clear_error():
+    model = small_model(positional="learned")
+    with pytest.raises(ValueError, match="longer than the model's context"):
+        model(torch.zeros(1, 13, dtype=torch.long))
+    with pytest.raises(ValueError, match="integer tensor"):
+        model(torch.zeros(1, 4))
+    with pytest.raises(ValueError, match=r"\[0, 13\)"):
+        model(torch.full((1, 4), V))
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        (dict(d_model=15, n_head=2), "divisible"),
+        (dict(positional="alibi"), "unknown positional"),
+        (dict(norm_placement="middle"), "norm_placement"),
+        (dict(activation="tanh"), "activation"),
+        (dict(positional="rotary", d_model=6, n_head=2), "even head size"),
+        (dict(dropout=1.0), "dropout"),
+    ],
+)
+def test_config_rejects_bad_settings(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        TransformerConfig(**{**dict(vocab_size=V), **overrides})
+
+
+@pytest.mark.parametrize("kind", POSITIONAL_KINDS)
+@pytest.mark.parametrize("causal", [True, False])
+@pytest.mark.parametrize("norm", ["pre", "post"])
+def test_explicit_and_fused_attention_give_the_same_logits(kind, causal, norm):
+    model = small_model(positional=kind, causal=causal, norm_placement=norm)
+    idx = torch.randint(0, V, (2, 12))
+    assert torch.allclose(model(idx), model.forward_with_attention(idx)[0], atol=1e-5)
+
+
+def test_causal_model_does_not_look_ahead_and_bidirectional_does():
+    idx = torch.randint(0, V, (1, 10))
+    changed = idx.clone()
+    changed[0, 7] = (changed[0, 7] + 1) % V
+    causal, bidirectional = small_model(causal=True), small_model(causal=False)
+    assert torch.allclose(causal(idx)[:, :7], causal(changed)[:, :7], atol=1e-6)
+    assert not torch.allclose(bidirectional(idx)[:, :7], bidirectional(changed)[:, :7], atol=1e-6)
+    assert torch.equal(causal.forward_with_attention(idx)[1][0][0, 0].triu(1), torch.zeros(10, 10))
+
+
+def test_without_positions_a_permuted_input_gives_permuted_outputs():
+    model = small_model(positional="none", causal=False)
+    idx = torch.randint(0, V, (1, 9))
+    permutation = torch.randperm(9)
+    assert torch.allclose(model(idx)[:, permutation], model(idx[:, permutation]), atol=1e-5)
+    with_positions = small_model(positional="sinusoidal", causal=False)
+    assert not torch.allclose(with_positions(idx)[:, permutation], with_positions(idx[:, permutation]), atol=1e-3)
+
+
+@pytest.mark.parametrize("kind", POSITIONAL_KINDS)
+def test_kv_cache_generation_equals_the_rerun_path(kind):
+    model = small_model(seed=4, positional=kind)
+    prefix = torch.randint(0, V, (2, 5))
+    steps = 20  # 25 tokens in all: past the learned context of 12, so the sliding fallback runs too
+    model.use_kv_cache = False
+    plain = generate(model, prefix, steps, temperature=0)
+    model.use_kv_cache = True
+    cached = generate(model, prefix, steps, temperature=0)
+    assert torch.equal(plain, cached)
+    # logits step by step, on the same tokens
+    state_cached, state_plain = model.start_state(2), None
+    assert isinstance(state_cached, TransformerState)
+    logits_c, state_cached = model.step(plain[:, :5], state_cached)
+    logits_p, state_plain = LanguageModel.step(model, plain[:, :5], state_plain)
+    for t in range(5, plain.shape[1]):
+        assert torch.allclose(logits_c, logits_p, atol=1e-4), f"step {t}"
+        logits_c, state_cached = model.step(plain[:, t : t + 1], state_cached)
+        logits_p, state_plain = LanguageModel.step(model, plain[:, t : t + 1], state_plain)
+    assert state_cached.sliding == (kind == "learned")
+    if kind != "learned":
+        assert state_cached.caches[0].length == plain.shape[1]
+
+
+def test_kv_cache_works_without_the_causal_mask_flag_for_single_tokens():
+    model = small_model(positional="rotary")
+    state = model.start_state()
+    logits, state = model.step(torch.tensor([[1]]), state)
+    assert logits.shape == (1, V) and state.position == 1
+    assert torch.allclose(logits, model(torch.tensor([[1]]))[:, -1], atol=1e-6)
+
+
+def test_checkpoint_round_trip(tmp_path):
+    model = small_model(positional="relative", tie_weights=True)
+    path = save_checkpoint(tmp_path / "transformer.pt", model, note="test")
+    loaded, metadata = load_checkpoint(path)
+    assert isinstance(loaded, TransformerLM) and metadata == {"note": "test"}
+    assert loaded.config == model.config
+    idx = torch.randint(0, V, (2, 8))
+    assert torch.equal(loaded(idx), model(idx))
+    assert loaded.lm_head.weight is loaded.token_embedding.weight
+
+
+def test_shared_training_evaluation_and_sampling_work():
+    torch.manual_seed(0)
+    text = torch.arange(400) % 7  # a periodic sequence: easy to learn
+    model = small_model(positional="rotary", context_length=16)
+    sampler = batch_sampler(text, batch_size=8, block_size=16, generator=torch.Generator().manual_seed(0))
+    before = evaluate(model, text[:200], block_size=16).nll
+    history = train(model, sampler, TrainConfig(steps=60, lr=1e-2, warmup_steps=5, progress=False), sampler)
+    after = evaluate(model, text[:200], block_size=16).nll
+    assert after < 0.5 * before, (before, after)
+    assert not history.diverged and history.val_loss
+    continuation = generate(model, text[:8], 14, temperature=0)[0]
+    assert torch.equal(continuation, torch.arange(22) % 7)
+
+
+def test_parameter_count_and_initialisation():
+    config = TransformerConfig(vocab_size=65, context_length=64, n_layer=4, n_head=4, d_model=128)
+    model = TransformerLM(config)
+    assert count_parameters(config) == model.num_parameters()
+    assert 0.75e6 < model.num_parameters() < 0.85e6
+    assert abs(float(model.blocks[0].ffn.down.weight.detach().std()) - 0.02 / 8**0.5) < 0.002

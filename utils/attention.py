@@ -1,0 +1,148 @@
+"""Scaled dot-product attention and multi-head attention, with an explicit path and a fused one.
+
+    Attn(Q, K, V) = softmax(Q K^T / sqrt(d_k) + mask + bias) V
+
+The explicit path computes the weights so they can be shown (teaching, widgets); the fused
+path calls torch.nn.functional.scaled_dot_product_attention, which is faster and uses less
+memory but never materialises the weights. Tests hold the two equal.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from utils.positional import apply_rotary
+
+
+def causal_mask(T: int, device: torch.device | str | None = None, offset: int = 0) -> torch.Tensor:
+    """Additive mask (T, offset+T): 0 where query i (at position offset+i) may see key j <= offset+i, -inf above."""
+    if T < 0 or offset < 0:
+        raise ValueError(f"T and offset must be >= 0, got {T} and {offset}")
+    future = torch.ones(T, offset + T, dtype=torch.bool, device=device).triu(diagonal=offset + 1)  # (T, offset+T)
+    return torch.zeros(T, offset + T, device=device).masked_fill(future, float("-inf"))
+
+
+def attention_weights(
+    q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor | None = None, bias: torch.Tensor | None = None
+) -> torch.Tensor:
+    """softmax(q k^T / sqrt(d_k) + mask + bias) over keys: q (..., Tq, d_k), k (..., Tk, d_k) -> (..., Tq, Tk)."""
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"queries and keys need the same size d_k, got {q.shape[-1]} and {k.shape[-1]}")
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., Tq, Tk)
+    if mask is not None:
+        scores = scores + mask
+    if bias is not None:
+        scores = scores + bias
+    return torch.softmax(scores.float(), dim=-1).to(q.dtype)
+
+
+def scaled_dot_product_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    mask: torch.Tensor | None = None,
+    bias: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The explicit path: (weights @ v, weights); q (..., Tq, d_k), k (..., Tk, d_k), v (..., Tk, d_v)."""
+    weights = attention_weights(q, k, mask, bias)  # (..., Tq, Tk)
+    return weights @ v, weights  # (..., Tq, d_v), (..., Tq, Tk)
+
+
+def _combine(mask: torch.Tensor | None, bias: torch.Tensor | None, dtype: torch.dtype) -> torch.Tensor | None:
+    """mask + bias as one additive float mask (None if both are None)."""
+    if bias is None:
+        return mask
+    bias = bias.to(dtype)
+    return bias if mask is None else mask + bias
+
+
+class KVCache:
+    """Keys and values of the tokens seen so far, for one attention layer: each (B, H, T_seen, Dh)."""
+
+    def __init__(self) -> None:
+        self.k: torch.Tensor | None = None
+        self.v: torch.Tensor | None = None
+
+    @property
+    def length(self) -> int:
+        """Number of cached positions."""
+        return 0 if self.k is None else self.k.shape[-2]
+
+    def append(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Add the new positions' keys and values (B, H, T_new, Dh); return all of them."""
+        self.k = k if self.k is None else torch.cat([self.k, k], dim=-2)  # (B, H, T_seen, Dh)
+        self.v = v if self.v is None else torch.cat([self.v, v], dim=-2)  # (B, H, T_seen, Dh)
+        return self.k, self.v
+
+
+class MultiHeadAttention(nn.Module):
+    """h heads of scaled dot-product attention on d_model/h-dimensional subspaces, concatenated, then W_O."""
+
+    def __init__(self, d_model: int, n_heads: int, dropout: float = 0.0):
+        super().__init__()
+        if d_model % n_heads:
+            raise ValueError(f"d_model ({d_model}) must be divisible by n_heads ({n_heads})")
+        self.d_model, self.n_heads, self.d_head = d_model, n_heads, d_model // n_heads
+        self.q_proj = nn.Linear(d_model, d_model)
+        self.k_proj = nn.Linear(d_model, d_model)
+        self.v_proj = nn.Linear(d_model, d_model)
+        self.out_proj = nn.Linear(d_model, d_model)
+        self.dropout = dropout
+
+    def split_heads(self, x: torch.Tensor) -> torch.Tensor:
+        """(B, T, D) -> (B, H, T, D/H): head h gets columns h*D/H .. (h+1)*D/H - 1."""
+        B, T, _ = x.shape
+        return x.view(B, T, self.n_heads, self.d_head).transpose(1, 2)  # (B, H, T, Dh)
+
+    def merge_heads(self, x: torch.Tensor) -> torch.Tensor:
+        """(B, H, T, D/H) -> (B, T, D): the heads' outputs side by side."""
+        B, H, T, Dh = x.shape
+        return x.transpose(1, 2).reshape(B, T, H * Dh)  # (B, T, D)
+
+    def forward(
+        self,
+        x: torch.Tensor,
+        causal: bool = True,
+        bias: torch.Tensor | None = None,
+        rotary: tuple[torch.Tensor, torch.Tensor] | None = None,
+        need_weights: bool = False,
+        cache: KVCache | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """Attend from x (B, T, D) to x (and to the cached past); returns y (B, T, D) and weights (B, H, T, T_all) or None.
+
+        bias: (H, T, T_all) added to the scores (relative positions). rotary: (cos, sin) of the
+        new tokens' positions. cache: past keys and values, extended in place with x's.
+        """
+        if x.dim() != 3 or x.shape[-1] != self.d_model:
+            raise ValueError(f"expected input (B, T, {self.d_model}), got {tuple(x.shape)}")
+        # 1) project and split into heads
+        q, k, v = (self.split_heads(proj(x)) for proj in (self.q_proj, self.k_proj, self.v_proj))  # (B, H, T, Dh)
+        if rotary is not None:
+            q, k = apply_rotary(q, *rotary), apply_rotary(k, *rotary)
+        past = 0
+        if cache is not None:
+            past = cache.length
+            k, v = cache.append(k, v)  # (B, H, past+T, Dh)
+        T = x.shape[1]
+        # 2) attend: explicit (weights visible) or fused
+        mask = causal_mask(T, x.device, offset=past).to(q.dtype) if causal and (T > 1 or bias is not None) else None
+        dropout = self.dropout if self.training else 0.0
+        if need_weights:
+            out, weights = scaled_dot_product_attention(q, k, v, mask, bias)  # (B, H, T, Dh), (B, H, T, past+T)
+            if dropout:
+                out = F.dropout(weights, dropout) @ v
+        else:
+            weights = None
+            if mask is not None and bias is None and past == 0:
+                out = F.scaled_dot_product_attention(q, k, v, dropout_p=dropout, is_causal=True)
+            else:
+                out = F.scaled_dot_product_attention(q, k, v, attn_mask=_combine(mask, bias, q.dtype), dropout_p=dropout)
+        # 3) concatenate the heads and mix them
+        return self.out_proj(self.merge_heads(out)), weights  # (B, T, D)
+
+
+__all__ = ["causal_mask", "attention_weights", "scaled_dot_product_attention", "KVCache", "MultiHeadAttention"]
