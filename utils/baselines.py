@@ -1,7 +1,8 @@
-"""The simplest language models: uniform over the vocabulary, and unigram frequencies."""
+"""The simplest language models: uniform over the vocabulary, unigram frequencies, a trainable bigram table."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import torch
@@ -16,9 +17,8 @@ class BaselineConfig:
     vocab_size: int
 
 
-@register_model
-class UniformLM(LanguageModel):
-    """Every token equally likely, whatever the context: perplexity = vocabulary size."""
+class BaselineLM(LanguageModel):
+    """Shared set-up of the baselines: a config holding only the vocabulary size."""
 
     config_class = BaselineConfig
 
@@ -28,21 +28,23 @@ class UniformLM(LanguageModel):
             raise ValueError(f"vocab_size must be at least 1, got {config.vocab_size}")
         self.config, self.vocab_size = config, config.vocab_size
 
+
+@register_model
+class UniformLM(BaselineLM):
+    """Every token equally likely, whatever the context: perplexity = vocabulary size."""
+
     def forward(self, idx: torch.Tensor) -> torch.Tensor:  # (B, T) -> (B, T, V)
         self.validate_input(idx)
         return torch.zeros(*idx.shape, self.vocab_size, device=idx.device)
 
 
 @register_model
-class UnigramLM(LanguageModel):
+class UnigramLM(BaselineLM):
     """Each token with its training frequency (add-k smoothed), ignoring the context."""
 
-    config_class = BaselineConfig
-
     def __init__(self, config: BaselineConfig):
-        super().__init__()
-        self.config, self.vocab_size = config, config.vocab_size
-        self.register_buffer("log_probs", torch.full((config.vocab_size,), -float(torch.log(torch.tensor(float(config.vocab_size))))))
+        super().__init__(config)
+        self.register_buffer("log_probs", torch.full((config.vocab_size,), -math.log(config.vocab_size)))
 
     @classmethod
     def fit(cls, tokens: torch.Tensor, vocab_size: int, k: float = 0.0) -> "UnigramLM":
@@ -59,3 +61,17 @@ class UnigramLM(LanguageModel):
     def forward(self, idx: torch.Tensor) -> torch.Tensor:  # (B, T) -> (B, T, V)
         self.validate_input(idx)
         return self.log_probs.to(idx.device).expand(*idx.shape, self.vocab_size)
+
+
+@register_model
+class BigramTableLM(BaselineLM):
+    """A trainable V x V table of next-token logits: the smallest model the training loop can improve."""
+
+    def __init__(self, config: BaselineConfig):
+        super().__init__(config)
+        self.logits = torch.nn.Embedding(config.vocab_size, config.vocab_size)  # row a: logits of the token after a
+        torch.nn.init.zeros_(self.logits.weight)  # start uniform
+
+    def forward(self, idx: torch.Tensor) -> torch.Tensor:  # (B, T) -> (B, T, V)
+        self.validate_input(idx)
+        return self.logits(idx)

@@ -75,3 +75,13 @@ def evaluate_split(model: LanguageModel, dataset, split: str = "val", **kwargs) 
     """evaluate() on a split of a utils.dataset.Dataset."""
     boundary = dataset.tokenizer.boundary_id if dataset.kind == "items" else None
     return evaluate(model, dataset.part(split), boundary_id=boundary, **kwargs)
+
+
+@torch.no_grad()
+def token_log_probs(model: LanguageModel, ids: Sequence[int] | torch.Tensor) -> torch.Tensor:
+    """log p(x_t | x_<t) for t = 1..T-1 of one sequence (T,) -> (T-1,): the chain rule's factors."""
+    idx = torch.as_tensor(ids, dtype=torch.long, device=model.device)
+    if idx.dim() != 1 or idx.numel() < 2:
+        raise ValueError(f"expected a 1-D sequence of at least 2 token ids, got shape {tuple(idx.shape)}")
+    log_probs = F.log_softmax(model(idx[None, :-1]).float(), dim=-1)[0]  # (T-1, V)
+    return log_probs.gather(-1, idx[1:, None]).squeeze(-1)  # (T-1,)
