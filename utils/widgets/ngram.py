@@ -1,0 +1,136 @@
+"""Widget for notebook 02: pick n, a smoothing and its strength, type a prefix; see the next-token bars and a sample.
+
+Counting happens once, before the widget is built (an NGramCounts up to the largest n);
+a callback only picks tables out of it (NGramLM.from_counts, no counting) and reads
+probabilities, so it never "trains".
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+import torch
+
+from utils.ngram import NGramLM
+from utils.ngram_counts import NGramCounts
+from utils.sampling import generate
+from utils.tokenizers import Tokenizer
+from utils.widgets.autoregression import readable
+from utils.widgets.canvas import FigureWidget
+
+# The strength control of each smoothing: (setting name, label, min, max, step, default).
+STRENGTHS = {
+    "mle": None,
+    "add_k": ("k", "k (added count)", 0.0, 2.0, 0.01, 1.0),
+    "interpolated": ("lam", "λ (weight of order n)", 0.0, 1.0, 0.01, 0.8),
+    "kneser_ney": ("discount", "D (discount)", 0.0, 1.0, 0.01, 0.75),
+}
+
+
+def build_model(counts: NGramCounts, n: int, smoothing: str, strength: float | None) -> NGramLM:
+    """The model of order n with a smoothing and its strength, on counts made once."""
+    setting = STRENGTHS.get(smoothing)
+    settings = {} if setting is None or strength is None else {setting[0]: strength}
+    return NGramLM.from_counts(counts, n, smoothing, **settings)
+
+
+def top_next_tokens(model: NGramLM, tokenizer: Tokenizer, prefix: str, top: int = 15) -> tuple[list[str], torch.Tensor]:
+    """The `top` most likely next symbols after `prefix` and their probabilities (descending)."""
+    ids = tokenizer.encode(prefix)  # a ValueError names symbols the vocabulary lacks
+    probs = model.next_token_distribution(ids)  # (V,)
+    values, order = torch.topk(probs, min(top, probs.numel()))
+    return [tokenizer.vocab[i] for i in order.tolist()], values
+
+
+def sample_text(model: NGramLM, tokenizer: Tokenizer, prefix: str, length: int, seed: int) -> str:
+    """A fresh continuation of `prefix` of `length` symbols, reproducible from `seed`."""
+    ids = tokenizer.encode(prefix)
+    if not ids:
+        raise ValueError("type a prefix of at least one symbol to continue")
+    out = generate(model, ids, length, generator=torch.Generator().manual_seed(seed))[0].tolist()
+    return tokenizer.decode(out[len(ids) :])
+
+
+class NGramExplorer:
+    """Controls for n, smoothing, strength and prefix -> next-token bars (updated in place) and a sample."""
+
+    def __init__(self, counts: NGramCounts, tokenizer: Tokenizer, prefix: str = "The ", n: int = 3,
+                 top: int = 15, sample_length: int = 120):
+        if counts.vocab_size != tokenizer.vocab_size:
+            raise ValueError(f"the counts cover {counts.vocab_size} tokens but the tokenizer has {tokenizer.vocab_size}")
+        self.counts, self.tokenizer, self.top, self.sample_length = counts, tokenizer, top, sample_length
+        self.seed = 0
+        self.n_slider = widgets.IntSlider(value=min(n, counts.max_order), min=1, max=counts.max_order, description="n")
+        self.n_slider.add_class("lm-main-control")
+        self.smoothing_picker = widgets.Dropdown(options=list(STRENGTHS), value="kneser_ney", description="smoothing")
+        self.strength_slider = widgets.FloatSlider(description="strength", continuous_update=False)
+        self.prefix_box = widgets.Text(value=prefix, description="prefix", continuous_update=False)
+        self.resample_button = widgets.Button(description="new sample")
+        self.status = widgets.HTML()
+        self.sample = widgets.HTML()
+        self.canvas = FigureWidget(figsize=(10, 3.6), dpi=72)
+        self.canvas.image.add_class("lm-figure")
+        self.ax = self.canvas.subplots()
+        self.bars = self.ax.bar(range(top), [0.0] * top, color="tab:blue")
+        self.ax.set_xticks(range(top))
+        self.ax.set_ylabel("p(next | prefix)")
+        controls = widgets.HBox([self.n_slider, self.smoothing_picker, self.strength_slider])
+        self.widget = widgets.VBox([controls, widgets.HBox([self.prefix_box, self.resample_button]),
+                                    self.canvas.image, self.status, self.sample])
+        self.widget.add_class("lm-ngram-widget")
+        self._configure_strength()
+        for control in (self.n_slider, self.strength_slider, self.prefix_box):
+            control.observe(lambda _: self.update(), names="value")
+        self.smoothing_picker.observe(lambda _: (self._configure_strength(), self.update()), names="value")
+        self.resample_button.on_click(lambda _: self.resample())
+        self.update()
+
+    def _configure_strength(self) -> None:
+        setting = STRENGTHS[self.smoothing_picker.value]
+        self.strength_slider.disabled = setting is None
+        if setting is not None:
+            _, label, low, high, step, default = setting
+            with self.strength_slider.hold_trait_notifications():
+                self.strength_slider.min, self.strength_slider.max, self.strength_slider.step = low, high, step
+                self.strength_slider.value = default
+            self.strength_slider.description = label.split(" ")[0]
+            self.strength_slider.tooltip = label
+
+    def model(self) -> NGramLM:
+        """The model the controls describe."""
+        strength = None if self.strength_slider.disabled else self.strength_slider.value
+        return build_model(self.counts, self.n_slider.value, self.smoothing_picker.value, strength)
+
+    def update(self) -> None:
+        """Redraw the bars and draw a fresh sample for the current settings."""
+        model, prefix = self.model(), self.prefix_box.value
+        try:
+            symbols, probs = top_next_tokens(model, self.tokenizer, prefix, self.top)
+        except ValueError as error:
+            self.status.value = f"<b>Cannot use this prefix:</b> {error}"
+            return
+        for position, bar in enumerate(self.bars):
+            bar.set_height(float(probs[position]) if position < len(probs) else 0.0)
+        self.ax.set_xticklabels([readable(s) for s in symbols] + [""] * (self.top - len(symbols)))
+        self.ax.set_ylim(0, max(0.05, float(probs[0]) * 1.1))
+        context = prefix[-(model.n - 1) :] if model.n > 1 else ""
+        self.ax.set_title(f"n = {model.n}, {model.config.smoothing}: next symbol after {context!r}")
+        self.status.value = f"top {len(symbols)} symbols hold {float(probs.sum()):.0%} of the probability"
+        self.canvas.refresh()
+        self.resample()
+
+    def resample(self) -> None:
+        """A new sample from the current model (a new seed each time)."""
+        self.seed += 1
+        try:
+            text = sample_text(self.model(), self.tokenizer, self.prefix_box.value, self.sample_length, self.seed)
+        except ValueError as error:
+            self.sample.value = f"<b>No sample:</b> {error}"
+            return
+        self.sample.value = f"<pre>{html.escape(self.prefix_box.value)}<b>{html.escape(text)}</b></pre>"
+
+
+def ngram_widget(counts: NGramCounts, tokenizer: Tokenizer, prefix: str = "The ", n: int = 3) -> NGramExplorer:
+    """Build the explorer; display `explorer.widget` in a notebook."""
+    return NGramExplorer(counts, tokenizer, prefix, n)
