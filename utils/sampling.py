@@ -16,8 +16,16 @@ from utils.interface import LanguageModel
 
 
 def _check_temperature(temperature: float) -> None:
-    if not isinstance(temperature, (int, float)) or temperature < 0 or temperature != temperature:
-        raise ValueError(f"temperature must be a number >= 0 (0 means greedy), got {temperature!r}")
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 <= temperature < float("inf"):
+        raise ValueError(f"temperature must be a finite number >= 0 (0 means greedy), got {temperature!r}")
+
+
+def _scale(logits: torch.Tensor, temperature: float) -> torch.Tensor:
+    """(logits - max) / T in float32: <= 0 everywhere, so no overflow for any T > 0; -inf stays -inf."""
+    logits = logits.float()
+    top = logits.max(dim=-1, keepdim=True).values  # (..., 1)
+    top = torch.where(torch.isfinite(top), top, torch.zeros_like(top))
+    return (logits - top) / temperature
 
 
 def softmax_with_temperature(logits: torch.Tensor, temperature: float = 1.0) -> torch.Tensor:
@@ -26,12 +34,12 @@ def softmax_with_temperature(logits: torch.Tensor, temperature: float = 1.0) -> 
     logits = logits.float()
     if temperature == 0:
         return F.one_hot(logits.argmax(dim=-1), logits.size(-1)).to(logits.dtype)
-    return F.softmax(logits / temperature, dim=-1)  # softmax subtracts the max: safe for small T
+    return F.softmax(_scale(logits, temperature), dim=-1)
 
 
 def top_k_filter(logits: torch.Tensor, k: int) -> torch.Tensor:
     """Keep the k largest logits in the last dimension, set the rest to -inf."""
-    if not isinstance(k, int) or k < 1:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"top_k must be an integer >= 1, got {k!r}")
     k = min(k, logits.size(-1))
     kth_largest = torch.topk(logits, k, dim=-1).values[..., -1:]  # (..., 1)
@@ -40,7 +48,7 @@ def top_k_filter(logits: torch.Tensor, k: int) -> torch.Tensor:
 
 def top_p_filter(logits: torch.Tensor, p: float) -> torch.Tensor:
     """Keep the smallest set of most likely tokens whose probability sums to at least p; -inf for the rest."""
-    if not 0 < p <= 1:
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 1:
         raise ValueError(f"top_p must lie in (0, 1], got {p!r}")
     sorted_logits, order = torch.sort(logits, dim=-1, descending=True)  # (..., V)
     cumulative = F.softmax(sorted_logits.float(), dim=-1).cumsum(dim=-1)  # (..., V)
@@ -56,7 +64,7 @@ def next_token_probs(
     _check_temperature(temperature)
     if temperature == 0:
         return softmax_with_temperature(logits, 0)
-    scaled = logits.float() / temperature
+    scaled = _scale(logits, temperature)  # (..., V)
     if top_k is not None:
         scaled = top_k_filter(scaled, top_k)
     if top_p is not None:
@@ -72,6 +80,7 @@ def sample_next(
     generator: torch.Generator | None = None,
 ) -> torch.Tensor:
     """Draw one token per row from logits (B, V) -> ids (B,); temperature 0 is greedy (argmax)."""
+    _check_temperature(temperature)
     if temperature == 0:
         return logits.argmax(dim=-1)
     probs = next_token_probs(logits, temperature, top_k, top_p)  # (B, V)
@@ -104,8 +113,17 @@ def generate(
         idx = idx.unsqueeze(0)  # (1, T)
     if idx.shape[1] == 0:
         raise ValueError("the prefix is empty: give at least one token (e.g. the boundary token)")
-    model.validate_input(idx[:, -model.context_length :] if model.context_length else idx)
+    if model.context_length is not None and idx.shape[1] > model.context_length:
+        raise ValueError(
+            f"the prefix has {idx.shape[1]} tokens, more than the model's context of {model.context_length}; "
+            f"shorten it to the last {model.context_length} tokens"
+        )
+    model.validate_input(idx)
     _check_temperature(temperature)
+    if top_k is not None:
+        top_k_filter(idx.new_zeros(1, 2, dtype=torch.float), top_k)  # fail early on a bad k
+    if top_p is not None:
+        top_p_filter(idx.new_zeros(1, 2, dtype=torch.float), top_p)  # fail early on a bad p
     was_training = model.training
     model.eval()
     state = model.start_state(idx.shape[0])

@@ -1,0 +1,181 @@
+"""Beam search against exhaustive search, decoding metrics, and the sampling functions' edge cases."""
+
+import math
+
+import pytest
+import torch
+from torch import nn
+
+from utils.decoding import (
+    DecodingMethod,
+    Hypothesis,
+    beam_search,
+    compare_decoders,
+    decode,
+    distinct_n,
+    exhaustive_search,
+    repetition,
+    sequence_log_prob,
+)
+from utils.interface import LanguageModel
+from utils.sampling import generate, next_token_probs, sample_next, softmax_with_temperature, top_k_filter, top_p_filter
+
+
+class BigramTable(LanguageModel):
+    """Next-token log-probabilities from a fixed (V, V) table: a model whose best sequence is known."""
+
+    def __init__(self, probs: list[list[float]], context_length: int | None = None):
+        super().__init__()
+        self.register_buffer("table", torch.tensor(probs).log())
+        self.vocab_size, self.context_length = len(probs), context_length
+
+    def forward(self, idx):
+        self.validate_input(idx)
+        return self.table[idx]  # (B, T, V)
+
+
+class HistoryMean(LanguageModel):
+    """A random model whose prediction depends on the whole history (mean of embeddings)."""
+
+    def __init__(self, vocab_size: int = 3, dim: int = 8, seed: int = 0):
+        super().__init__()
+        torch.manual_seed(seed)
+        self.vocab_size = vocab_size
+        self.embed, self.head = nn.Embedding(vocab_size, dim), nn.Linear(dim, vocab_size)
+
+    def forward(self, idx):
+        self.validate_input(idx)
+        x = self.embed(idx).cumsum(1) / torch.arange(1, idx.shape[1] + 1)[None, :, None]  # (B, T, D)
+        return 3 * self.head(x)  # (B, T, V)
+
+
+# From 0: token 1 is likeliest (0.5) but leads to a flat row; token 2 (0.4) leads to 2 again with 0.9.
+GREEDY_TRAP = BigramTable([[0.1, 0.5, 0.4], [1 / 3, 1 / 3, 1 / 3], [0.05, 0.05, 0.9]])
+
+
+def test_greedy_misses_what_beam_and_exhaustive_find():
+    best = exhaustive_search(GREEDY_TRAP, [0], 2)
+    assert best.tokens == (2, 2) and math.isclose(best.log_prob, math.log(0.4 * 0.9), rel_tol=1e-5)
+    greedy = beam_search(GREEDY_TRAP, [0], 2, beam_width=1)[0]
+    assert greedy.tokens[0] == 1  # greedy takes the 0.5 first
+    assert greedy.log_prob < best.log_prob
+    assert beam_search(GREEDY_TRAP, [0], 2, beam_width=2)[0].tokens == (2, 2)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_wide_beam_equals_exhaustive_on_random_models(seed):
+    model = HistoryMean(3, seed=seed).eval()
+    n = 4
+    best = exhaustive_search(model, [1], n)
+    beam = beam_search(model, [1], n, beam_width=3 ** (n - 1))[0]  # wide enough to never prune the optimum
+    assert beam.tokens == best.tokens
+    assert math.isclose(beam.log_prob, best.log_prob, rel_tol=1e-5, abs_tol=1e-5)
+    assert math.isclose(sequence_log_prob(model, torch.tensor([1]), torch.tensor(best.tokens)), best.log_prob, rel_tol=1e-5)
+    # a narrower beam never beats the optimum, and its scores are sorted
+    narrow = beam_search(model, [1], n, beam_width=2)
+    assert narrow[0].log_prob <= best.log_prob + 1e-6
+    assert [h.log_prob for h in narrow] == sorted((h.log_prob for h in narrow), reverse=True)
+
+
+def test_stop_token_and_length_normalisation():
+    # 0 -> stop (token 0) with 0.3 at once, or a long chain of likely 1s
+    model = BigramTable([[0.5, 0.5, 0.0 + 1e-9], [0.25, 0.75, 1e-9], [1 / 3, 1 / 3, 1 / 3]])
+    plain = exhaustive_search(model, [2], 4, stop_id=0)
+    normalised = exhaustive_search(model, [2], 4, stop_id=0, length_norm=1.0)
+    assert plain.tokens == (0,)  # the sum favours stopping early
+    assert len(normalised.tokens) > 1  # per-token score favours the chain of 0.75s
+    for alpha, reference in ((0.0, plain), (1.0, normalised)):
+        beam = beam_search(model, [2], 4, beam_width=9, stop_id=0, length_norm=alpha)[0]
+        assert beam.tokens == reference.tokens
+
+
+def test_hypothesis_score():
+    h = Hypothesis((1, 2, 3, 4), -8.0)
+    assert h.score() == -8.0 and h.score(1.0) == -2.0 and h.score(0.5) == -4.0
+
+
+def test_bad_search_input():
+    with pytest.raises(ValueError, match="beam_width"):
+        beam_search(GREEDY_TRAP, [0], 3, beam_width=0)
+    with pytest.raises(ValueError, match="empty"):
+        beam_search(GREEDY_TRAP, [], 3)
+    with pytest.raises(ValueError, match="too many"):
+        exhaustive_search(GREEDY_TRAP, [0], 20)
+    short = BigramTable([[0.5, 0.5], [0.5, 0.5]], context_length=4)
+    with pytest.raises(ValueError, match="context"):
+        beam_search(short, [0] * 5, 2)
+    with pytest.raises(ValueError, match="context"):
+        generate(short, [0] * 5, 2)
+
+
+def test_sequence_log_prob_beyond_the_context():
+    model = BigramTable([[0.5, 0.5], [0.1, 0.9]], context_length=2)
+    value = sequence_log_prob(model, torch.tensor([0]), torch.tensor([1, 1, 1, 0]))
+    assert math.isclose(value, math.log(0.5 * 0.9 * 0.9 * 0.1), rel_tol=1e-5)
+
+
+def test_metrics():
+    assert distinct_n([[1, 2, 3, 4]], 2) == 1.0
+    assert distinct_n([[1, 2, 1, 2], [1, 2]], 2) == pytest.approx(2 / 4)
+    assert repetition([1, 2, 3, 4, 5], 2) == 0.0
+    assert repetition([7] * 10, 2) == pytest.approx(1 - 1 / 9)
+    with pytest.raises(ValueError, match="shorter"):
+        distinct_n([[1]], 2)
+
+
+def test_decode_and_compare():
+    model = HistoryMean(5, seed=4).eval()
+    methods = [DecodingMethod("greedy", temperature=0), DecodingMethod("sample"), DecodingMethod("beam 3", beam_width=3)]
+    assert decode(model, [1], 6, methods[0]) == list(beam_search(model, [1], 6, 1)[0].tokens)
+    rows = compare_decoders(model, [[1], [2], [3]], methods, max_new_tokens=12, seed=0)
+    by_name = {row["method"]: row for row in rows}
+    assert set(by_name) == {"greedy", "sample", "beam 3"}
+    assert by_name["greedy"]["log_lik_per_token"] > by_name["sample"]["log_lik_per_token"]
+    assert all(row["ms_per_token"] > 0 for row in rows)
+
+
+def test_temperature_is_numerically_safe_and_tends_to_greedy():
+    torch.manual_seed(0)
+    logits = torch.randn(4, 50) * 30  # (B, V), large logits
+    logits[0, 3] = float("-inf")  # an impossible token (n-gram log-probabilities)
+    for t in (0.01, 0.1, 1.0, 10.0):
+        probs = next_token_probs(logits, t)
+        assert torch.isfinite(probs).all() and torch.allclose(probs.sum(-1), torch.ones(4))
+        assert probs[0, 3] == 0
+    cold = softmax_with_temperature(logits, 0.01)
+    assert torch.equal(cold.argmax(-1), logits.argmax(-1)) and (cold.max(-1).values > 0.999).all()
+    assert torch.equal(softmax_with_temperature(logits, 0), torch.nn.functional.one_hot(logits.argmax(-1), 50).float())
+    hot = softmax_with_temperature(torch.randn(50), 1e4)
+    assert torch.allclose(hot, torch.full((50,), 1 / 50), atol=1e-4)  # large T -> uniform
+    generator = torch.Generator().manual_seed(0)
+    assert torch.equal(sample_next(logits, 0.01, generator=generator), logits.argmax(-1))
+
+
+def test_generation_at_low_temperature_equals_greedy():
+    model = HistoryMean(6, seed=5).eval()
+    greedy = generate(model, [1, 2], 10, temperature=0)
+    cold = generate(model, [1, 2], 10, temperature=1e-3, generator=torch.Generator().manual_seed(1))
+    assert torch.equal(greedy, cold)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"temperature": -0.5}, "temperature"),
+    ({"temperature": float("nan")}, "temperature"),
+    ({"temperature": float("inf")}, "temperature"),
+    ({"top_k": 0}, "top_k"),
+    ({"top_k": 2.5}, "top_k"),
+    ({"top_p": 0.0}, "top_p"),
+    ({"top_p": 1.5}, "top_p"),
+])
+def test_bad_sampling_settings_fail_clearly(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        generate(GREEDY_TRAP, [0], 3, **kwargs)
+
+
+def test_filters():
+    logits = torch.tensor([[1.0, 3.0, 2.0, 0.0]])
+    assert torch.isinf(top_k_filter(logits, 2)[0, [0, 3]]).all() and torch.isfinite(top_k_filter(logits, 2)[0, [1, 2]]).all()
+    probs = torch.tensor([[0.5, 0.3, 0.15, 0.05]])
+    kept = torch.isfinite(top_p_filter(probs.log(), 0.8))[0]
+    assert kept.tolist() == [True, True, False, False]
+    assert torch.isfinite(top_p_filter(probs.log(), 1.0)).all()
