@@ -1,0 +1,201 @@
+"""nbgrader metadata (schema v3) and markers: read them, list the exercises, validate a source notebook."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+BEGIN_SOLUTION = "### BEGIN SOLUTION"
+END_SOLUTION = "### END SOLUTION"
+BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
+END_HIDDEN = "### END HIDDEN TESTS"
+GRADE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]+$")
+EXERCISE_HEADING = re.compile(r"^#+\s*Exercise\s+(\d+)\s*\((\d+(?:\.\d+)?)\s+points?\)", re.MULTILINE)
+
+
+class SourceError(ValueError):
+    """A source notebook breaks the exercise convention; the message says where and how to fix it."""
+
+
+@dataclass
+class Exercise:
+    """One graded exercise: its solution cells and the test cell that carries the points."""
+
+    test_id: str
+    points: float
+    test_source: str
+    solution_ids: list[str] = field(default_factory=list)
+    number: int | None = None
+
+
+def nbgrader_meta(cell: Any) -> dict:
+    """The cell's nbgrader metadata, or {} when it has none."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return meta if isinstance(meta, dict) else {}
+
+
+def grade_id(cell: Any) -> str | None:
+    """The cell's nbgrader grade_id, or None."""
+    return nbgrader_meta(cell).get("grade_id")
+
+
+def is_solution(cell: Any) -> bool:
+    """True for a cell the student writes (nbgrader `solution: true`)."""
+    return bool(nbgrader_meta(cell).get("solution", False))
+
+
+def is_test(cell: Any) -> bool:
+    """True for an autograded test cell (nbgrader `grade: true`, `solution: false`, a code cell)."""
+    meta = nbgrader_meta(cell)
+    return bool(meta.get("grade", False)) and not meta.get("solution", False) and cell.get("cell_type") == "code"
+
+
+def read_notebook(path: str | Path) -> nbformat.NotebookNode:
+    """Read a notebook as nbformat v4; SourceError when it is missing or not a notebook."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such notebook")
+    try:
+        return nbformat.read(path, as_version=4)
+    except (json.JSONDecodeError, nbformat.reader.NotJSONError, UnicodeDecodeError) as err:
+        raise SourceError(f"{path}: not a valid notebook (invalid JSON: {err})") from err
+    except Exception as err:  # nbformat raises several types for malformed structure
+        raise SourceError(f"{path}: not a valid notebook ({type(err).__name__}: {err})") from err
+
+
+def _marker_lines(source: str, begin: str, end: str) -> list[tuple[int, int]]:
+    """Pairs (begin line, end line) of a marker block; ValueError when unbalanced or nested."""
+    pairs, start = [], None
+    for number, line in enumerate(source.splitlines()):
+        text = line.strip()
+        if text == begin:
+            if start is not None:
+                raise ValueError(f"nested '{begin}' on line {number + 1}")
+            start = number
+        elif text == end:
+            if start is None:
+                raise ValueError(f"'{end}' on line {number + 1} without '{begin}'")
+            pairs.append((start, number))
+            start = None
+    if start is not None:
+        raise ValueError(f"'{begin}' on line {start + 1} is never closed by '{end}'")
+    return pairs
+
+
+def solution_blocks(source: str) -> list[tuple[int, int]]:
+    """Line ranges (begin, end) of the solution blocks in a cell's source."""
+    return _marker_lines(source, BEGIN_SOLUTION, END_SOLUTION)
+
+
+def hidden_blocks(source: str) -> list[tuple[int, int]]:
+    """Line ranges (begin, end) of the hidden-test blocks in a cell's source."""
+    return _marker_lines(source, BEGIN_HIDDEN, END_HIDDEN)
+
+
+def exercises(nb: Any) -> list[Exercise]:
+    """The exercises in notebook order; each test cell closes the solutions written since the last one."""
+    found, pending, number = [], [], None
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            match = EXERCISE_HEADING.search(cell.source)
+            if match:
+                number = int(match.group(1))
+        if is_solution(cell):
+            pending.append(grade_id(cell))
+        elif is_test(cell):
+            meta = nbgrader_meta(cell)
+            found.append(Exercise(meta["grade_id"], float(meta.get("points", 0)), cell.source, pending, number))
+            pending = []
+    return found
+
+
+def _check_cell(index: int, cell: Any, seen: set[str]) -> list[str]:
+    """Problems of one cell's nbgrader metadata and markers."""
+    where = f"cell {index}"
+    meta = nbgrader_meta(cell)
+    source = cell.get("source", "")
+    problems = []
+    if not meta:
+        for marker in (BEGIN_SOLUTION, BEGIN_HIDDEN):
+            if marker in source:
+                problems.append(f"{where}: has '{marker}' but no nbgrader metadata (mark it as a solution/test cell)")
+        return problems
+    gid = meta.get("grade_id")
+    where = f"cell {index} ({gid})"
+    if meta.get("schema_version") != 3:
+        problems.append(f"{where}: nbgrader schema_version must be 3, got {meta.get('schema_version')!r}")
+    if not isinstance(gid, str) or not GRADE_ID_PATTERN.match(gid):
+        problems.append(f"{where}: grade_id must be letters, digits, '_' or '-', got {gid!r}")
+    elif gid in seen:
+        problems.append(f"{where}: grade_id {gid!r} is used twice; grade_ids must be unique in a notebook")
+    else:
+        seen.add(gid)
+    try:
+        blocks = solution_blocks(source)
+        hidden = hidden_blocks(source)
+    except ValueError as err:
+        return problems + [f"{where}: {err}"]
+    if is_solution(cell):
+        if not blocks:
+            problems.append(f"{where}: solution cell without '{BEGIN_SOLUTION}' / '{END_SOLUTION}' markers")
+        if meta.get("grade", False):
+            problems.append(f"{where}: solution cells graded by hand are not supported; put the points on a test cell")
+        if hidden:
+            problems.append(f"{where}: hidden tests belong in a test cell, not a solution cell")
+    elif meta.get("grade", False):
+        points = meta.get("points")
+        if cell.cell_type != "code":
+            problems.append(f"{where}: a test cell must be a code cell")
+        if not isinstance(points, (int, float)) or isinstance(points, bool) or points <= 0:
+            problems.append(f"{where}: a test cell needs positive 'points', got {points!r}")
+        if not meta.get("locked", False):
+            problems.append(f"{where}: a test cell must be locked ('locked': true)")
+        if blocks:
+            problems.append(f"{where}: '{BEGIN_SOLUTION}' in a test cell")
+    elif blocks or hidden:
+        problems.append(f"{where}: markers in a cell that is neither a solution nor a test cell")
+    return problems
+
+
+def validate_source(nb: Any, name: str = "notebook") -> list[Exercise]:
+    """Check the convention (markers, unique grade_ids, points, pairing); raise SourceError listing every problem."""
+    problems, seen = [], set()
+    for index, cell in enumerate(nb.cells):
+        problems += _check_cell(index, cell, seen)
+    if not problems:
+        pending = 0
+        for index, cell in enumerate(nb.cells):
+            if is_solution(cell):
+                pending += 1
+            elif is_test(cell):
+                if pending == 0:
+                    problems.append(f"cell {index} ({grade_id(cell)}): test cell without a solution cell before it")
+                pending = 0
+        if pending:
+            problems.append("the last solution cell has no test cell after it (its exercise would carry no points)")
+        problems += _check_headings(nb)
+    if problems:
+        raise SourceError(f"{name}: " + "; ".join(problems))
+    return exercises(nb)
+
+
+def _check_headings(nb: Any) -> list[str]:
+    """'### Exercise k (N points)' headings must state the points of the exercise's test cells."""
+    problems, exercise_points, heading = [], {}, None
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            match = EXERCISE_HEADING.search(cell.source)
+            if match:
+                heading = (int(match.group(1)), float(match.group(2)))
+                exercise_points.setdefault(heading, 0.0)
+        elif is_test(cell) and heading is not None:
+            exercise_points[heading] += float(nbgrader_meta(cell).get("points", 0))
+    for (number, stated), actual in exercise_points.items():
+        if stated != actual:
+            problems.append(f"Exercise {number}: heading says {stated:g} points, its test cells carry {actual:g}")
+    return problems
