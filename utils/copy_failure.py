@@ -1,0 +1,76 @@
+"""The copy failure: the same Transformer trained with and without the causal mask, and how to measure what went wrong.
+
+Without the mask, position i can read token i+1, which is exactly its target, so training
+and validation losses fall far below the masked model's; at generation time the next token
+does not exist yet, and the samples are garbage. These helpers train the pair on the same
+batches and measure the three symptoms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from utils.batching import batch_sampler
+from utils.dataset import Dataset
+from utils.decoding import sequence_log_prob
+from utils.sampling import generate
+from utils.training import TrainConfig, TrainHistory, train
+from utils.transformer import TransformerConfig, TransformerLM
+
+
+@dataclass
+class TrainedPair:
+    """Both models and their loss curves, keyed "masked" / "unmasked"."""
+
+    models: dict[str, TransformerLM]
+    histories: dict[str, TrainHistory]
+
+
+def train_masked_and_unmasked(
+    dataset: Dataset, model_config: dict, train_config: TrainConfig, batch_size: int, seed: int = 0
+) -> TrainedPair:
+    """Train TransformerLM(causal=True) and TransformerLM(causal=False) from the same initial weights on the same batches."""
+    models, histories = {}, {}
+    block = model_config["context_length"]
+    for name, causal in (("masked", True), ("unmasked", False)):
+        torch.manual_seed(seed)
+        model = TransformerLM(TransformerConfig(dataset.vocab_size, causal=causal, **model_config))
+        model.use_kv_cache = causal  # a cache assumes past tokens never change: only true with the mask
+        train_batches = batch_sampler(dataset.train, batch_size, block, generator=torch.Generator().manual_seed(seed))
+        val_batches = batch_sampler(dataset.val, batch_size, block, generator=torch.Generator().manual_seed(seed + 1))
+        histories[name] = train(model, train_batches, train_config, val_batches)
+        models[name] = model.eval()
+    return TrainedPair(models, histories)
+
+
+def mean_attention(model: TransformerLM, ids: torch.Tensor, layer: int = -1) -> torch.Tensor:
+    """Attention weights of one layer for a 1-D id sequence, averaged over heads: (T, T)."""
+    with torch.no_grad():
+        _, weights = model.forward_with_attention(ids[None].to(model.device))
+    return weights[layer][0].mean(0).cpu()  # (T, T)
+
+
+def next_position_share(weights: torch.Tensor) -> float:
+    """Share of query rows i < T-1 whose largest attention weight is on key i+1 (one step into the future)."""
+    if weights.dim() != 2 or weights.shape[0] != weights.shape[1] or weights.shape[0] < 2:
+        raise ValueError(f"expected a square (T, T) attention matrix with T >= 2, got shape {tuple(weights.shape)}")
+    T = weights.shape[0]
+    return float((weights[:-1].argmax(dim=-1) == torch.arange(1, T)).float().mean())
+
+
+def sample_continuations(
+    model: TransformerLM, prefix: Sequence[int], n_samples: int, length: int, seed: int = 0
+) -> list[list[int]]:
+    """n_samples sampled continuations (T = 1) of `length` tokens after `prefix`."""
+    generator = torch.Generator().manual_seed(seed)
+    out = generate(model, torch.tensor([list(prefix)] * n_samples), length, generator=generator)  # (N, P + length)
+    return out[:, len(prefix) :].tolist()
+
+
+def judged_nll(judge: TransformerLM, prefix: Sequence[int], samples: Sequence[Sequence[int]]) -> float:
+    """Mean NLL per token (nats) that `judge` gives the samples after `prefix`: how corpus-like they look to it."""
+    total = sum(-sequence_log_prob(judge, torch.tensor(prefix), torch.tensor(s)) for s in samples)
+    return total / sum(len(s) for s in samples)
