@@ -46,10 +46,19 @@ _BROKEN_CELLS = [
 ]
 
 
-def _write(cells: list[str], path: Path) -> Path:
+_FIGURE = """import matplotlib.pyplot as plt
+import numpy as np
+
+xs = np.linspace(0, 6, 60)
+plt.figure(figsize=(4, 2.5), dpi=60)
+plt.plot(xs, np.cos(xs))
+plt.show()"""
+
+
+def _write(cells: list[str], path: Path, intro: str = "# Harness check") -> Path:
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    notebook.cells = [nbformat.v4.new_markdown_cell("# Harness check")] + [nbformat.v4.new_code_cell(c) for c in cells]
+    notebook.cells = [nbformat.v4.new_markdown_cell(intro)] + [nbformat.v4.new_code_cell(c) for c in cells]
     nbformat.write(notebook, path)
     return path
 
@@ -62,3 +71,9 @@ def write_demo_notebook(folder: Path, name: str = "demo_widget.ipynb") -> Path:
 def write_broken_notebook(folder: Path, name: str = "broken_outputs.ipynb") -> Path:
     """A notebook whose outputs show a text fallback, a missing widget model and a traceback."""
     return _write(_BROKEN_CELLS, folder / name)
+
+
+def write_figure_notebook(folder: Path, name: str = "figure_and_formula.ipynb") -> Path:
+    """A notebook with a formula in markdown and one inline matplotlib figure."""
+    intro = "# Figure and formula\n\nThe model factorises $p(x_1, \\dots, x_T) = \\prod_t p(x_t \\mid x_{<t})$."
+    return _write([_FIGURE], folder / name, intro=intro)

@@ -132,7 +132,7 @@ class LabServer:
             "JUPYTERLAB_WORKSPACES_DIR": str(self.state_dir / "workspaces"),
             "IPYTHONDIR": str(self.state_dir / "ipython"),
             "LM_FAST": "1",
-            "MPLBACKEND": "Agg",
+            "MPLBACKEND": "module://matplotlib_inline.backend_inline",  # figures inline, as students see them
             **self.env,
         }
         shared_data = REPO_ROOT.parent / "shared" / "data"
@@ -375,9 +375,12 @@ def move_main_control(page, widget_class: str) -> str:
         control.locator(".noUi-handle").first.focus()
         page.keyboard.press(how["key"])
     elif how["kind"] == "select":
+        # A person picks the next option; in a notebook the arrow keys belong to JupyterLab's cell
+        # navigation, so choose it as a pointer user does (Playwright dispatches input and change).
         select = control.locator("select").first if control.locator("select").count() else control
-        select.focus()
-        page.keyboard.press(how["key"])
+        current = select.evaluate("n => n.selectedIndex")
+        select.select_option(index=current - 1 if how["key"] == "ArrowUp" else current + 1)
+        return f"select option {current - 1 if how['key'] == 'ArrowUp' else current + 1}"
     elif how["kind"] == "toggles":
         buttons = control.locator("button")
         target = next(i for i in range(buttons.count()) if "mod-active" not in (buttons.nth(i).get_attribute("class") or ""))
@@ -414,9 +417,10 @@ _ARM_LATENCY_JS = """(cls) => {
   const figures = Array.from(root.querySelectorAll('img.lm-figure, .lm-figure img'));
   const result = {start: null, end: null};
   window.__lmLatency = result;
-  const onKey = () => { if (result.start === null) result.start = performance.now(); };
-  document.addEventListener('keydown', onKey, {capture: true, once: true});
-  document.addEventListener('mousedown', onKey, {capture: true, once: true});
+  const onInput = () => { if (result.start === null) result.start = performance.now(); };
+  document.addEventListener('keydown', onInput, {capture: true, once: true});
+  document.addEventListener('mousedown', onInput, {capture: true, once: true});
+  document.addEventListener('input', onInput, {capture: true, once: true});
   const sources = figures.map(f => f.src);
   const onLoad = () => {
     const done = figures.some((f, i) => f.src !== sources[i]) && figures.every(f => f.complete && f.naturalWidth > 0);

@@ -1,0 +1,123 @@
+"""The static site, built for a few notebooks in fast mode and opened from disk in Chromium with
+the network cut: figures load, every widget renders its saved state, formulas are typeset, and
+no page asks for anything outside the site folder.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.browser.demo_notebooks import DEMO_WIDGET_CLASS, write_demo_notebook, write_figure_notebook
+from tests.browser.lab import NOTEBOOKS_DIR, REQUIRED_WIDGETS, WIDGET_NOTEBOOKS, browser_unavailable_reason, launch_chromium
+from utils.site import build_site
+from utils.site.__main__ import main as site_main
+
+_REASON = browser_unavailable_reason()
+
+
+def _real_widget_notebook() -> str | None:
+    """One course notebook with a widget (a required one first) in the repository, to build for real."""
+    present = [name for name in WIDGET_NOTEBOOKS if (NOTEBOOKS_DIR / name).is_file()]
+    required = [name for name in present if any(c in REQUIRED_WIDGETS for c in WIDGET_NOTEBOOKS[name])]
+    return (required or present or [None])[0]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """A site built from the demo widget notebook, the figure notebook and one real widget notebook."""
+    source = tmp_path_factory.mktemp("site-src")
+    notebooks = [write_demo_notebook(source, "01_demo_widget.ipynb"), write_figure_notebook(source, "02_figure.ipynb")]
+    real = _real_widget_notebook()
+    if real is not None:
+        notebooks.append(Path(shutil.copy2(NOTEBOOKS_DIR / real, source / real)))
+    out = tmp_path_factory.mktemp("site")
+    lessons = build_site(out, notebooks, fast=True, timeout_s=300, log=lambda message: None)
+    return out, lessons, real
+
+
+def test_build_writes_pages_index_and_vendored_scripts(site):
+    out, lessons, real = site
+    assert [lesson.page for lesson in lessons] == sorted(lesson.page for lesson in lessons)
+    index = (out / "index.html").read_text()
+    positions = [index.index(f'href="{lesson.page}"') for lesson in lessons]
+    assert positions == sorted(positions), "index is not in course order"
+    assert "Figure and formula" in index
+    for lesson in lessons:
+        page = (out / lesson.page).read_text()
+        assert "cdn.jsdelivr" not in page and "unpkg.com" not in page and "cdnjs" not in page
+        assert '<script src="vendor/html-manager/embed.js"></script>' in page or "widget-state" not in page
+        assert (out / "notebooks" / lesson.notebook.name).is_file()
+    assert (out / "vendor" / "html-manager" / "embed.js").stat().st_size > 1_000_000
+    assert (out / "vendor" / "html-manager" / "LICENSE").is_file()
+    assert (out / "vendor" / "mathjax" / "tex-svg-full.js").is_file()
+
+
+def test_cli_rejects_a_missing_notebook(tmp_path):
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        site_main(["build", "--out", str(tmp_path / "site"), "--fast", str(tmp_path / "09_missing.ipynb")])
+
+
+_PAGE_STATE_JS = """() => {
+  const outputs = Array.from(document.querySelectorAll('.jp-OutputArea-output'));
+  const images = outputs.flatMap(o => Array.from(o.querySelectorAll('img')));
+  const views = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length;
+  return {
+    images: images.length,
+    images_loaded: images.filter(i => i.complete && i.naturalWidth > 0).length,
+    widget_views: views,
+    widgets_rendered: document.querySelectorAll('.widget-subarea').length,
+    formulas: document.querySelectorAll('mjx-container').length,
+    broken: document.body.innerText.includes('Error displaying widget') || document.body.innerText.includes('model not found'),
+  };
+}"""
+
+
+@pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
+def test_pages_show_figures_widgets_and_formulas_offline(site):
+    out, lessons, real = site
+    outside_requests, failed = [], []
+    with launch_chromium() as context:
+        context.on("request", lambda r: None if r.url.startswith(("file://", "data:", "blob:")) else outside_requests.append(r.url))
+        context.on("requestfailed", lambda r: failed.append(r.url))
+        page = context.new_page()
+        page.goto((out / "index.html").as_uri())
+        links = page.eval_on_selector_all("ol.lm-lessons a", "links => links.map(a => a.getAttribute('href'))")
+        assert links[0::2] == [lesson.page for lesson in lessons]
+        states = {}
+        for lesson in lessons:
+            page.goto((out / lesson.page).as_uri(), wait_until="load")
+            page.wait_for_function(
+                "() => document.querySelectorAll('.widget-subarea').length >= "
+                "document.querySelectorAll('script[type=\"application/vnd.jupyter.widget-view+json\"]').length",
+                timeout=30_000,
+            )
+            page.wait_for_function("() => !window.MathJax || !window.MathJax.startup || window.MathJax.startup.promise", timeout=30_000)
+            page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+            states[lesson.page] = page.evaluate(_PAGE_STATE_JS)
+            if lesson.page == "01_demo_widget.html":
+                demo = page.evaluate(
+                    """(cls) => { const w = document.querySelector('.' + cls);
+                        const img = w && w.querySelector('img.lm-figure');
+                        return {found: !!w, slider: !!(w && w.querySelector('.lm-main-control')),
+                                figure: !!img && img.complete && img.naturalWidth > 0}; }""",
+                    DEMO_WIDGET_CLASS,
+                )
+                assert demo == {"found": True, "slider": True, "figure": True}, demo
+                page.screenshot(path=str(out / "demo_widget.png"))
+            if real is not None and lesson.page == Path(real).with_suffix(".html").name:
+                page.screenshot(path=str(out / "real_widget.png"), full_page=True)
+    assert outside_requests == [], f"pages asked the network for {outside_requests}"
+    assert failed == [], f"files missing from the site: {failed}"
+    for name, state in states.items():
+        assert not state["broken"], f"{name}: a widget failed to render: {state}"
+        assert state["images_loaded"] == state["images"], f"{name}: some figures did not load: {state}"
+        assert state["widgets_rendered"] >= state["widget_views"], f"{name}: not every widget rendered: {state}"
+    assert states["01_demo_widget.html"]["widget_views"] == 1
+    assert states["01_demo_widget.html"]["images"] >= 1
+    assert states["02_figure.html"]["images"] == 1 and states["02_figure.html"]["formulas"] >= 1
+    if real is not None:
+        real_state = states[Path(real).with_suffix(".html").name]
+        assert real_state["widget_views"] >= 1 and real_state["images"] >= 1, real_state

@@ -1,0 +1,171 @@
+"""Execute the notebooks and export them to an offline static site: one HTML page per lesson
+(figures embedded, widgets in their last state, rendered by a vendored html-manager), and an
+index page in course order. Nothing is loaded from the network; open site/index.html from disk.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+VENDOR_DIR = PACKAGE_DIR / "vendor"
+TEMPLATE_DIR = PACKAGE_DIR / "templates"
+DEFAULT_NOTEBOOKS_DIR = PACKAGE_DIR.parents[1] / "notebooks"
+NOTEBOOK_NAME = re.compile(r"^(\d\d)_[a-z0-9_]+\.ipynb$")
+VENDORED_FILES = (
+    "html-manager/embed.js",
+    "html-manager/LICENSE",
+    "html-manager/THIRD-PARTY-NOTICES.txt",
+    "mathjax/tex-svg-full.js",
+    "mathjax/LICENSE",
+)
+# Figures shown inline as in JupyterLab (a test run may have set MPLBACKEND=Agg, which hides them).
+INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
+
+
+@dataclass
+class Lesson:
+    """One exported notebook: its number, title, page and how long it took to run."""
+
+    number: str
+    title: str
+    notebook: Path
+    page: str
+    seconds: float
+
+
+def course_notebooks(folder: Path = DEFAULT_NOTEBOOKS_DIR) -> list[Path]:
+    """The course's notebooks (`NN_name.ipynb`) in `folder`, in course order."""
+    if not folder.is_dir():
+        raise FileNotFoundError(f"notebook folder {folder} does not exist; pass --notebooks-dir")
+    return sorted(path for path in folder.iterdir() if NOTEBOOK_NAME.match(path.name))
+
+
+def notebook_title(notebook: nbformat.NotebookNode, fallback: str) -> str:
+    """The text of the first '# ' heading in the notebook (the title cell), else `fallback`."""
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return fallback
+
+
+def execute_notebook(path: Path, workdir: Path, fast: bool, timeout_s: int) -> nbformat.NotebookNode:
+    """Run `path` top to bottom in a fresh python3 kernel inside `workdir`, keeping the widgets' state."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        notebook,
+        timeout=timeout_s,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(workdir)}},
+        store_widget_state=True,
+    )
+    try:
+        client.execute(env={**os.environ, "LM_FAST": "1" if fast else "0", "MPLBACKEND": INLINE_BACKEND})
+    except CellExecutionError as error:
+        message = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # no terminal colours in the message
+        raise RuntimeError(f"{path.name} failed while building the site; fix the notebook first:\n{message}") from None
+    return notebook
+
+
+def export_html(notebook: nbformat.NotebookNode, previous_page: str | None, next_page: str | None) -> str:
+    """The notebook as a standalone HTML page whose scripts come from ./vendor (see templates/course)."""
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(template_name="course", extra_template_basedirs=[str(TEMPLATE_DIR)])
+    resources = {"vendor_url": "vendor", "previous_page": previous_page, "next_page": next_page}
+    body, _ = exporter.from_notebook_node(notebook, resources=resources)
+    return body
+
+
+def copy_vendor(out: Path) -> None:
+    """Copy the vendored renderer and MathJax next to the pages."""
+    for relative in VENDORED_FILES:
+        source = VENDOR_DIR / relative
+        if not source.is_file():
+            raise FileNotFoundError(f"{source} is missing; see {VENDOR_DIR / 'README.md'} to restore it")
+        target = out / "vendor" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+
+
+def write_index(out: Path, lessons: Sequence[Lesson], fast: bool) -> Path:
+    """index.html: the lessons in course order, each linking its page and its notebook."""
+    rows = "\n".join(
+        f'  <li><a href="{html.escape(lesson.page)}">{html.escape(lesson.title)}</a>'
+        f' <small>(<a href="notebooks/{html.escape(lesson.notebook.name)}">notebook</a>)</small></li>'
+        for lesson in lessons
+    )
+    mode = "fast (test) sizes" if fast else "full sizes"
+    page = f"""<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Language models from n-grams to Transformers</title>
+<style>body {{ font-family: sans-serif; max-width: 46em; margin: 2em auto; line-height: 1.5; }}</style>
+</head>
+<body>
+<h1>Language models from n-grams to Transformers</h1>
+<p>The lessons, executed ({mode}) and exported with their figures and the last state of their
+widgets. Read them here without running anything; open a notebook in JupyterLab to move the
+widgets and run the code.</p>
+<ol class="lm-lessons">
+{rows}
+</ol>
+</body>
+</html>
+"""
+    index = out / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
+
+
+def build_site(
+    out: Path,
+    notebooks: Iterable[Path] | None = None,
+    fast: bool = False,
+    timeout_s: int = 900,
+    log=print,
+) -> list[Lesson]:
+    """Execute `notebooks` (default: all of notebooks/, in course order) and export the site into `out`."""
+    paths = sorted(Path(p) for p in notebooks) if notebooks is not None else course_notebooks()
+    if not paths:
+        raise ValueError("no notebooks to build; pass notebook paths or check notebooks/")
+    for path in paths:
+        if not path.is_file():
+            raise FileNotFoundError(f"notebook {path} does not exist")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    copy_vendor(out)
+    (out / "notebooks").mkdir(exist_ok=True)
+    pages = [path.with_suffix(".html").name for path in paths]
+    lessons = []
+    with tempfile.TemporaryDirectory(prefix="lm-site-") as tmp:
+        workdir = Path(tmp)  # notebooks run in a scratch folder: whatever they write stays out of the repo
+        for index, path in enumerate(paths):
+            start = time.perf_counter()
+            log(f"[{index + 1}/{len(paths)}] running {path.name} ({'fast' if fast else 'full'} mode)")
+            executed = execute_notebook(path, workdir, fast=fast, timeout_s=timeout_s)
+            previous_page = pages[index - 1] if index > 0 else None
+            next_page = pages[index + 1] if index + 1 < len(paths) else None
+            (out / pages[index]).write_text(export_html(executed, previous_page, next_page), encoding="utf-8")
+            shutil.copy2(path, out / "notebooks" / path.name)
+            seconds = time.perf_counter() - start
+            number = path.name[:2]
+            lessons.append(Lesson(number, notebook_title(executed, path.stem), path, pages[index], seconds))
+            log(f"    wrote {pages[index]} in {seconds:.1f} s")
+    write_index(out, lessons, fast)
+    log(f"site: {out / 'index.html'} ({len(lessons)} lessons)")
+    return lessons
