@@ -170,3 +170,40 @@ def test_parameter_count_and_initialisation():
     assert count_parameters(config) == model.num_parameters()
     assert 0.75e6 < model.num_parameters() < 0.85e6
     assert abs(float(model.blocks[0].ffn.down.weight.detach().std()) - 0.02 / 8**0.5) < 0.002
+
+
+def test_recipes_build_models_and_fast_mode_is_smaller():
+    from utils.recipes import transformer_recipe
+
+    full, fast = transformer_recipe("shakespeare", fast=False), transformer_recipe("shakespeare", fast=True)
+    config = full.model_config(65)
+    assert (config.n_layer, config.n_head, config.d_model, config.context_length) == (4, 4, 128, 64)
+    assert fast.train.steps < full.train.steps and fast.train.warmup_steps < fast.train.steps
+    assert count_parameters(fast.model_config(65)) < count_parameters(config)
+    assert transformer_recipe() == fast  # the test suite runs in fast mode (LM_FAST=1)
+    assert transformer_recipe("names").model_config(27, positional="rotary").positional == "rotary"
+    assert transformer_recipe("names").train_config(steps=5).steps == 5
+    with pytest.raises(ValueError, match="no Transformer recipe"):
+        transformer_recipe("wikipedia")
+
+
+def test_speed_benchmark_runs_on_a_tiny_setting(capsys):
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    from utils.data import corpus_path
+
+    try:
+        corpus_path("names")
+    except FileNotFoundError:
+        pytest.skip("names.txt is not available offline (set $LM_DATA_MIRROR)")
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_transformer_speed.py"
+    spec = importlib.util.spec_from_file_location("bench_transformer_speed", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    summary = bench.main(["--corpus", "names", "--steps", "3", "--warmup", "1", "--batch-size", "8", "--threads", "1"])
+    last_line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert json.loads(last_line) == json.loads(json.dumps(summary))
+    run = summary["runs"][0]
+    assert run["steps"] == 3 and 2.0 < run["loss"] < 4.0 and run["params"] > 100_000

@@ -1,0 +1,70 @@
+"""Default training recipes for the Transformer LM: model size, training loop settings and batch size.
+
+The numbers were measured by benchmarks/bench_transformer_speed.py on the course's 2-core
+CPU machine (time to a target validation loss, see that script); notebooks use these
+recipes by default so students get the fast settings without hunting for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from utils.settings import fast_mode
+from utils.training import TrainConfig
+from utils.transformer import TransformerConfig
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A model config (without vocabulary), a TrainConfig and the batch size that go together."""
+
+    model: dict  # TransformerConfig fields other than vocab_size
+    train: TrainConfig
+    batch_size: int
+
+    def model_config(self, vocab_size: int, **overrides) -> TransformerConfig:
+        """The TransformerConfig for a vocabulary of `vocab_size` tokens (fields in `overrides` replace the recipe's)."""
+        return TransformerConfig(vocab_size=vocab_size, **{**self.model, **overrides})
+
+    def train_config(self, **overrides) -> TrainConfig:
+        """The recipe's TrainConfig with some fields replaced (e.g. steps, progress)."""
+        return replace(self.train, **overrides)
+
+
+_TEXT_MODEL = dict(context_length=64, n_layer=4, n_head=4, d_model=128, dropout=0.0, positional="learned")
+_ITEMS_MODEL = dict(context_length=16, n_layer=4, n_head=4, d_model=64, dropout=0.0, positional="learned")
+
+_RECIPES = {
+    # running text (pydocs, shakespeare): the nanoGPT CPU class, 4 layers x 4 heads x 128 wide, context 64
+    "text": Recipe(
+        _TEXT_MODEL,
+        TrainConfig(steps=600, lr=4e-3, warmup_steps=60, schedule="cosine", min_lr_ratio=0.1, grad_clip=1.0),
+        batch_size=32,
+    ),
+    # items (names): makemore's transformer size, 4 layers x 4 heads x 64 wide, context 16
+    "items": Recipe(
+        _ITEMS_MODEL,
+        TrainConfig(steps=2500, lr=3e-3, warmup_steps=100, schedule="cosine", min_lr_ratio=0.1, grad_clip=1.0),
+        batch_size=64,
+    ),
+}
+# fast mode (the test suite, LM_FAST=1): a smaller model of the same shape and a few steps
+_FAST_MODEL = {"text": dict(n_layer=2, d_model=64), "items": dict(n_layer=2, d_model=32)}
+_FAST_TRAIN = {"text": dict(steps=40, warmup_steps=5), "items": dict(steps=40, warmup_steps=5)}
+_FAST_BATCH = 16
+_CORPUS_KIND = {"pydocs": "text", "shakespeare": "text", "names": "items"}
+
+
+def transformer_recipe(corpus: str = "pydocs", fast: bool | None = None) -> Recipe:
+    """The default recipe for a corpus; fast (default: utils.settings.fast_mode()) gives a smaller model and few steps."""
+    if corpus not in _CORPUS_KIND:
+        raise ValueError(f"no Transformer recipe for corpus {corpus!r}: choose one of {', '.join(sorted(_CORPUS_KIND))}")
+    kind = _CORPUS_KIND[corpus]
+    recipe = _RECIPES[kind]
+    if fast if fast is not None else fast_mode():
+        model = {**recipe.model, **_FAST_MODEL[kind]}
+        recipe = Recipe(model, replace(recipe.train, **_FAST_TRAIN[kind]), _FAST_BATCH)
+    return recipe
+
+
+__all__ = ["Recipe", "transformer_recipe"]
