@@ -10,6 +10,7 @@ from utils.decoding import (
     DecodingMethod,
     Hypothesis,
     beam_search,
+    beam_step,
     compare_decoders,
     decode,
     distinct_n,
@@ -179,3 +180,14 @@ def test_filters():
     kept = torch.isfinite(top_p_filter(probs.log(), 0.8))[0]
     assert kept.tolist() == [True, True, False, False]
     assert torch.isfinite(top_p_filter(probs.log(), 1.0)).all()
+
+
+def test_beam_step():
+    scores = torch.tensor([-1.0, -0.5])
+    log_probs = torch.tensor([[-0.1, -2.0, -3.0], [-1.0, -0.2, -5.0]]).log_softmax(-1)
+    values, parents, tokens = beam_step(scores, log_probs, 3)
+    totals = (scores[:, None] + log_probs).flatten()
+    assert torch.allclose(values, totals.sort(descending=True).values[:3])
+    assert torch.allclose(scores[parents] + log_probs[parents, tokens], values)
+    with pytest.raises(ValueError, match="expected scores"):
+        beam_step(scores, log_probs[0], 2)

@@ -68,6 +68,19 @@ def _check_search(beam_width: int, max_new_tokens: int, length_norm: float) -> N
         raise ValueError(f"length_norm (alpha) must be >= 0, got {length_norm}")
 
 
+def beam_step(scores: torch.Tensor, log_probs: torch.Tensor, width: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One expansion: the `width` best (beam, token) pairs by score + log p; scores (N,), log_probs (N, V).
+
+    Returns their summed scores (W,), best first, the beam each extends (W,) and the token it adds (W,).
+    """
+    if scores.dim() != 1 or log_probs.dim() != 2 or log_probs.shape[0] != scores.shape[0]:
+        raise ValueError(f"expected scores (N,) and log_probs (N, V), got {tuple(scores.shape)} and {tuple(log_probs.shape)}")
+    totals = scores[:, None] + log_probs  # (N, V)
+    best = torch.topk(totals.flatten(), min(width, totals.numel()))  # (W,)
+    vocab = log_probs.shape[1]
+    return best.values, best.indices // vocab, best.indices % vocab
+
+
 @torch.no_grad()
 def beam_search(
     model: LanguageModel,
@@ -90,15 +103,12 @@ def beam_search(
     finished: list[Hypothesis] = []
     for _ in range(max_new_tokens):
         histories = torch.stack([torch.cat([prefix_ids, prefix_ids.new_tensor(h.tokens)]) for h in alive])  # (N, T+t)
-        scores = torch.tensor([h.log_prob for h in alive], device=histories.device)[:, None]  # (N, 1)
-        totals = scores + next_log_probs(model, histories)  # (N, V)
-        vocab = totals.shape[1]
-        best = torch.topk(totals.flatten(), min(2 * beam_width, totals.numel()))  # stop tokens may take slots
+        scores = torch.tensor([h.log_prob for h in alive], device=histories.device)  # (N,)
+        values, parents, tokens = beam_step(scores, next_log_probs(model, histories), 2 * beam_width)  # stop tokens may take slots
         survivors = []
-        for value, flat in zip(best.values.tolist(), best.indices.tolist()):
+        for value, parent, token in zip(values.tolist(), parents.tolist(), tokens.tolist()):
             if value == -math.inf:
                 break
-            parent, token = divmod(flat, vocab)
             hypothesis = Hypothesis(alive[parent].tokens + (token,), value, token == stop_id)
             if hypothesis.finished:
                 finished.append(hypothesis)
