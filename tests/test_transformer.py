@@ -131,7 +131,16 @@ def test_kv_cache_generation_equals_the_rerun_path(kind):
         assert state_cached.caches[0].length == plain.shape[1]
 
 
-def test_kv_cache_works_without_the_causal_mask_flag_for_single_tokens():
+def test_a_bidirectional_model_generates_by_rerunning_the_history():
+    model = small_model(causal=False, positional="rotary")
+    assert model.start_state() is None
+    prefix = torch.randint(0, V, (1, 4))
+    out = generate(model, prefix, 3, temperature=0)
+    assert int(out[0, 4]) == int(model(prefix)[0, -1].argmax())
+    assert int(out[0, 6]) == int(model(out[:, :6])[0, -1].argmax())
+
+
+def test_kv_cache_first_single_token_equals_forward():
     model = small_model(positional="rotary")
     state = model.start_state()
     logits, state = model.step(torch.tensor([[1]]), state)

@@ -13,7 +13,9 @@ hard length limit: model.context_length is config.context_length then, and None 
 (config.context_length is always the training length).
 
 Generation: with use_kv_cache = True (the default) start_state()/step() keep every layer's
-keys and values, so each new token costs one position, not the whole history. For "learned"
+keys and values, so each new token costs one position, not the whole history. A model
+with causal=False cannot be cached (earlier tokens would have to see later ones), so it
+always re-runs the history. For "learned"
 positions the cache cannot grow past context_length; from then on step() falls back to a
 sliding window: it re-runs the last context_length tokens, exactly what the default
 (use_kv_cache = False) path of utils.interface.LanguageModel does.
@@ -105,14 +107,13 @@ class Block(nn.Module):
         self.dropout = nn.Dropout(config.dropout)
 
     def forward(self, x: torch.Tensor, need_weights: bool = False, cache: KVCache | None = None, **positions):
-        """x (B, T, D) -> (x (B, T, D), attention weights (B, H, T, T_all) or None)."""
-        attend = lambda h: self.attention(h, self.causal, need_weights=need_weights, cache=cache, **positions)  # noqa: E731
+        """x (B, T, D) -> (x (B, T, D), attention weights (B, H, T, T_all) or None); positions: bias or rotary."""
         if self.pre_norm:
-            attended, weights = attend(self.norm1(x))
+            attended, weights = self.attention(self.norm1(x), self.causal, need_weights=need_weights, cache=cache, **positions)
             x = x + self.dropout(attended)  # (B, T, D)
             x = x + self.dropout(self.ffn(self.norm2(x)))
         else:
-            attended, weights = attend(x)
+            attended, weights = self.attention(x, self.causal, need_weights=need_weights, cache=cache, **positions)
             x = self.norm1(x + self.dropout(attended))  # (B, T, D)
             x = self.norm2(x + self.dropout(self.ffn(x)))
         return x, weights
@@ -211,8 +212,8 @@ class TransformerLM(LanguageModel):
         return self._run(idx, need_weights=True)
 
     def start_state(self, batch_size: int = 1) -> TransformerState | None:
-        """Empty KV caches (or None for the default re-run-the-history path when use_kv_cache is False)."""
-        if not self.use_kv_cache:
+        """Empty KV caches, or None (the default re-run-the-history path) if use_kv_cache is off or the model is not causal."""
+        if not self.use_kv_cache or not self.config.causal:  # without the causal mask, old tokens would see new ones
             return None
         return TransformerState([KVCache() for _ in self.blocks])
 
