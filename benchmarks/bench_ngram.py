@@ -79,8 +79,16 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--skip-study", action="store_true", help="do not time the full n = 1..6 study")
     args = parser.parse_args(argv)
     os.environ.setdefault(MIRROR_ENV_VAR, "/work/shared/data")
+    threads = torch.get_num_threads()
     torch.set_num_threads(1)  # NLTK is single-threaded: compare like with like
+    try:
+        return run(args)
+    finally:
+        torch.set_num_threads(threads)
 
+
+def run(args: argparse.Namespace) -> dict:
+    """Time both implementations on the slice described by `args`; print and return the summary."""
     dataset = load_dataset("shakespeare", "char")
     vocab = dataset.tokenizer.vocab
     train_ids = dataset.train[: args.train_chars]

@@ -61,6 +61,20 @@ def test_unigram_equals_frequencies():
     assert torch.allclose(model(HELD_OUT[None, :5]), baseline(HELD_OUT[None, :5]), atol=1e-6)
 
 
+def test_word_level_model_on_the_course_corpus():
+    from utils.data import load_splits
+    from utils.tokenizers import WordTokenizer
+
+    splits = load_splits("pydocs")
+    words = WordTokenizer.from_text(splits.train[:60_000])
+    train, held_out = (torch.tensor(words.encode(t)) for t in (splits.train[:60_000], splits.val[:8_000]))
+    counts = NGramCounts.from_sequences([train], words.vocab_size, 4)
+    perplexities = [NGramLM.from_counts(counts, n, "kneser_ney").perplexity(held_out) for n in (1, 2, 3, 4)]
+    assert all(math.isfinite(p) for p in perplexities)
+    assert perplexities[1] < perplexities[0]  # a word's predecessor helps
+    assert abs(float(NGramLM.from_counts(counts, 3, "interpolated").next_token_distribution(train[:2].tolist()).sum()) - 1) < 1e-6
+
+
 def test_counting_matches_a_python_counter():
     counts = NGramCounts.from_sequences([TRAIN], V, 4)
     for order in (1, 2, 4):
@@ -176,3 +190,25 @@ def test_bad_data_raises_clear_errors():
         TOKENIZER.encode("the €")  # an unknown symbol in a text prefix
     with pytest.raises(ValueError, match="token ids must lie"):
         model(torch.tensor([[1, -2]]))
+
+
+def test_benchmark_runs_on_a_tiny_slice():
+    """Smoke test of benchmarks/bench_ngram.py (the real figures come from running it by hand)."""
+    import importlib.util
+    from pathlib import Path
+
+    from utils.data import corpus_path
+
+    pytest.importorskip("nltk.lm")
+    try:
+        corpus_path("shakespeare", opener=lambda url: (_ for _ in ()).throw(OSError("offline test")))
+    except (FileNotFoundError, ValueError):
+        pytest.skip("Tiny Shakespeare is not in the data mirror")
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_ngram.py"
+    spec = importlib.util.spec_from_file_location("bench_ngram", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    summary = bench.main(["--train-chars", "3000", "--test-chars", "150", "--max-n", "3", "--skip-study"])
+    assert summary["orders"] == [1, 2, 3]
+    assert summary["max_relative_perplexity_difference"] < 1e-6
+    assert all(math.isfinite(p) for p in summary["perplexity_ours"])
