@@ -1,0 +1,74 @@
+"""Train the same small model over a grid of learning rates, with and without warm-up: Post-LN vs Pre-LN.
+
+Each run starts from the same seed (same initial weights for a given placement, same
+batches), trains with `utils.training.train` at a constant peak learning rate (after an
+optional linear warm-up), and is scored by its mean training loss over the last steps.
+A run whose loss became NaN or inf scores inf.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from utils.batching import Batch
+from utils.device import set_seed
+from utils.interface import LanguageModel
+from utils.training import TrainConfig, TrainHistory, train
+
+
+@dataclass
+class GridRun:
+    """One cell of the grid: settings, final loss and the whole history."""
+
+    placement: str
+    lr: float
+    warmup_steps: int
+    final_loss: float
+    history: TrainHistory
+
+
+def final_loss(history: TrainHistory, last: int = 10) -> float:
+    """Mean training loss over the last `last` steps (inf if training diverged)."""
+    if history.diverged or not history.train_loss:
+        return math.inf
+    tail = history.train_loss[-last:]
+    value = sum(tail) / len(tail)
+    return value if math.isfinite(value) else math.inf
+
+
+def lr_warmup_grid(
+    make_model: Callable[[str], LanguageModel],
+    make_batches: Callable[[], Callable[[], Batch]],
+    placements: Sequence[str],
+    lrs: Sequence[float],
+    warmups: Sequence[int],
+    steps: int,
+    seed: int = 0,
+    grad_clip: float | None = 1.0,
+) -> list[GridRun]:
+    """Train make_model(placement) for every placement x lr x warm-up; batches come fresh from make_batches()."""
+    if steps < 1 or not placements or not lrs or not warmups:
+        raise ValueError("need steps >= 1 and at least one placement, learning rate and warm-up length")
+    if any(w >= steps for w in warmups):
+        raise ValueError(f"every warm-up must be shorter than the {steps} steps, got {list(warmups)}")
+    runs = []
+    for placement in placements:
+        for warmup in warmups:
+            for lr in lrs:
+                set_seed(seed)
+                model = make_model(placement)
+                config = TrainConfig(steps=steps, lr=lr, warmup_steps=warmup, schedule="constant",
+                                     grad_clip=grad_clip, progress=False)
+                history = train(model, make_batches(), config)
+                runs.append(GridRun(placement, lr, warmup, final_loss(history), history))
+    return runs
+
+
+def grid_curve(runs: Sequence[GridRun], placement: str, warmup_steps: int) -> tuple[list[float], list[float]]:
+    """Learning rates (ascending) and final losses of the runs with this placement and warm-up."""
+    picked = sorted((r for r in runs if r.placement == placement and r.warmup_steps == warmup_steps), key=lambda r: r.lr)
+    if not picked:
+        raise ValueError(f"no runs with placement {placement!r} and warm-up {warmup_steps}")
+    return [r.lr for r in picked], [r.final_loss for r in picked]
