@@ -132,7 +132,7 @@ def test_lr_warmup_grid_runs_every_cell_and_learns():
     assert len(runs) == 2 * 2 * 2
     assert {(r.placement, r.lr, r.warmup_steps) for r in runs} == {(p, lr, w) for p in "ab" for lr in (1e-3, 1e-1) for w in (0, 3)}
     lrs, losses = grid_curve(runs, "a", 0)
-    assert lrs == [1e-3, 1e-1] and losses[1] < 0.5 * losses[0], losses
+    assert lrs == [1e-3, 1e-1] and losses[1] < losses[0] - 0.5, losses
     # same seed, same model, same batches: placements "a" and "b" are identical runs here
     assert grid_curve(runs, "a", 3)[1] == grid_curve(runs, "b", 3)[1]
 
