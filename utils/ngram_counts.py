@@ -99,8 +99,11 @@ class NGramTable:
     def find_contexts(self, context_keys: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """For packed contexts (P,): their row in the context table, total and type count (0 if never seen)."""
         index, found = _search(self.context_keys.numpy(), context_keys.numpy())
-        totals = np.where(found, self.context_totals.numpy()[index], 0) if found.size and self.num_contexts else np.zeros(found.shape, dtype=np.int64)
-        types = np.where(found, self.context_types.numpy()[index], 0) if found.size and self.num_contexts else np.zeros(found.shape, dtype=np.int64)
+        if not self.num_contexts:
+            zeros = torch.zeros(found.shape, dtype=torch.long)
+            return torch.from_numpy(index), zeros, zeros
+        totals = np.where(found, self.context_totals.numpy()[index], 0)  # (P,)
+        types = np.where(found, self.context_types.numpy()[index], 0)  # (P,)
         return torch.from_numpy(index), torch.from_numpy(totals), torch.from_numpy(types)
 
     def find_values(self, ngram_keys: torch.Tensor) -> torch.Tensor:
@@ -113,7 +116,8 @@ class NGramTable:
     def dense_values(self, context_rows: torch.Tensor, types: torch.Tensor) -> torch.Tensor:
         """Values of every next token for contexts given by their rows (P,) and type counts (P,; 0 = unseen): (P, V)."""
         rows, lengths = context_rows.numpy(), types.numpy()
-        starts = (np.cumsum(self.context_types.numpy()) - self.context_types.numpy())[rows] if rows.size and self.num_contexts else rows
+        run_starts = np.cumsum(self.context_types.numpy()) - self.context_types.numpy()  # (C,) first k-gram of each context
+        starts = run_starts[rows] if self.num_contexts else rows  # (P,)
         owner = np.repeat(np.arange(rows.size), lengths)  # (E,) which position each stored k-gram belongs to
         offsets = np.arange(owner.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)  # (E,) index inside the run
         entries = np.repeat(starts, lengths) + offsets  # (E,) rows of the k-gram table
@@ -145,7 +149,8 @@ def continuation_table(higher: NGramTable) -> NGramTable:
     order = higher.order - 1
     suffixes = higher.keys.numpy() % (higher.vocab_size**order)  # drop the first token  (M,)
     keys, counts = np.unique(suffixes, return_counts=True)
-    return NGramTable.from_keys(order, higher.vocab_size, torch.from_numpy(keys), torch.from_numpy(counts.astype(np.int64)))
+    counts = torch.from_numpy(counts.astype(np.int64))
+    return NGramTable.from_keys(order, higher.vocab_size, torch.from_numpy(keys), counts)
 
 
 @dataclass
