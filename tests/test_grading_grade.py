@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import csv
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,12 +17,14 @@ from utils.grading.__main__ import main as cli
 from utils.grading.grade import grade, load_sources
 from utils.grading.notebook import grade_id
 from utils.grading.release import release_notebook
+from utils.grading.sandbox import Zygote
+from utils.grading.assemble import plan_submission
 
 FIXTURES = Path(__file__).parent / "fixtures" / "grading"
 SOURCE = FIXTURES / "source" / "assignment.ipynb"
 NAME = SOURCE.name
 TIMEOUT_S = 20.0
-MEMORY = 3 * 2**30
+MEMORY = 2 * 2**30  # small, so that memory bombs hit the limit quickly
 EX1, EX2, EX3 = "ex1_temperature_softmax", "ex2_keep_top_k", "ex3_uniform_perplexity"
 
 # Wrong solutions: one that fails the visible checks, one that passes them but not the hidden tests.
@@ -161,6 +164,10 @@ def os_exit(nb):
     _cell(nb, EX2).source += "\nimport os\nos._exit(0)"
 
 
+def kills_helper(nb):
+    _cell(nb, EX2).source += "\nimport os, signal, time\nos.kill(os.getppid(), signal.SIGKILL)\ntime.sleep(60)"
+
+
 def fake_passed(nb):
     _wrong(nb)
     fake = '{"event": "test", "grade_id": "%s_test", "passed": true, "token": "%s"}'
@@ -233,6 +240,10 @@ CASES: dict[str, tuple[Callable, dict[str, tuple[int, str]]]] = {
                           EX2: (0, r"^0 points: the notebook's process exited \(exit code 0\) while running cell \d+ "
                                    r"\(ex2_keep_top_k\) before this exercise was tested" + FLAG),
                           EX3: (0, r"^0 points: the notebook's process exited \(exit code 0\)")}),
+    "kills_helper": (kills_helper, {EX1: (2, r"^passed" + FLAG),
+                                    EX2: (0, r"^0 points: the notebook killed the grader's helper process while running "
+                                             r"cell \d+ \(ex2_keep_top_k\) before this exercise was tested" + FLAG),
+                                    EX3: (0, r"^0 points: the notebook killed the grader's helper process")}),
     "fake_passed": (fake_passed, {EX1: (0, r"^failed in the hidden tests: AssertionError$"), EX2: (0, r"^failed: CheckFailed: "),
                                   EX3: (0, r"^failed: CheckFailed: ")}),
     "forged_report": (forged_report, {gid: (0, r"^0 points: the grader's results were tampered with" + FLAG)
@@ -311,3 +322,23 @@ def test_unknown_student_and_missing_folder_are_clear_errors(graded, tmp_path, c
     assert "no submission folder for student(s) ['nobody']" in capsys.readouterr().err
     assert cli(["grade", str(tmp_path / "nowhere"), "--source", str(SOURCE.parent)]) == 2
     assert "no such folder of submissions" in capsys.readouterr().err
+
+
+def test_a_stopped_helper_counts_as_dead_and_is_replaced() -> None:
+    """A submission that SIGSTOPs the helper cannot stall grading: the run ends, the next one works."""
+    source = nbformat.read(SOURCE, as_version=4)
+    exercise_list = load_sources([SOURCE])[0].exercises
+    stopper = copy.deepcopy(source)
+    _cell(stopper, EX1).source += "\nimport os, signal\nos.kill(os.getppid(), signal.SIGSTOP)"
+
+    def job(nb) -> dict:
+        plan = plan_submission(source, nb, exercise_list)
+        return {"cells": plan.cells, "imports": plan.imports, "solution_names": plan.solution_names}
+
+    with Zygote(["torch"], grace_s=3.0) as helper:
+        started = time.monotonic()
+        stopped = helper.run(job(stopper), timeout_s=5.0, memory_bytes=MEMORY)
+        assert stopped.helper_died and stopped.returncode is None
+        assert time.monotonic() - started < 120, "the run ended at the time limit plus grace (and a restart)"
+        fine = helper.run(job(source), timeout_s=TIMEOUT_S, memory_bytes=MEMORY)
+        assert [r["passed"] for r in fine.records if r.get("event") == "test"] == [True, True, True]

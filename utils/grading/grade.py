@@ -24,7 +24,7 @@ from utils.grading.sandbox import RunResult, Zygote, preload_modules
 
 SUSPICIOUS = re.compile(
     r"_getframe|\bgc\b|ctypes|\binspect\b|__closure__|__code__|settrace|setprofile|sys\.monitoring|/proc/|"
-    r"os\._exit|\bfork\b|setsid|sys\.modules|\bbuiltins\b|__builtins__"
+    r"os\._exit|\bfork\b|setsid|getppid|\bkill|sys\.modules|\bbuiltins\b|__builtins__"
 )
 
 
@@ -58,6 +58,8 @@ def _stop_reason(result: RunResult, plan: Plan, timeout_s: float) -> str:
     if cells and 0 <= cells[-1] < len(plan.cells):
         cell = plan.cells[cells[-1]]
         where = f" while running cell {cells[-1] + 1} ({cell['grade_id'] or 'your code'})"
+    if result.helper_died:
+        return f"0 points: the notebook killed the grader's helper process{where} before this exercise was tested"
     if result.timed_out:
         return f"0 points: the notebook ran past the time limit of {timeout_s:g} s{where}"
     code = result.returncode

@@ -5,13 +5,18 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import select
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 LOG_TAIL = 2000
+STARTUP_TIMEOUT_S = 600.0  # loading PyTorch on a busy machine can be slow
+HELPER_GRACE_S = 60.0  # beyond the time limit, before a silent helper counts as dead
 
 
 @dataclass
@@ -23,6 +28,7 @@ class RunResult:
     returncode: int | None = None
     seconds: float = 0.0
     log_tail: str = ""
+    helper_died: bool = False
 
 
 def _read_records(path: Path, token: str) -> list[dict]:
@@ -41,25 +47,57 @@ def _read_records(path: Path, token: str) -> list[dict]:
 class Zygote:
     """A trusted helper process: preloads modules, forks one limited child per job, reports how it ended."""
 
-    def __init__(self, preload: list[str]) -> None:
+    def __init__(self, preload: list[str], grace_s: float = HELPER_GRACE_S) -> None:
+        self._preload, self._grace_s = preload, grace_s
+        self._start()
+
+    def _start(self) -> None:
+        """Start the helper and wait until it has loaded the modules."""
         env = {key: value for key, value in os.environ.items() if key not in {"PYTHONOPTIMIZE", "PYTHONINSPECT"}}
         env.setdefault("MPLBACKEND", "Agg")
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "utils.grading.zygote"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env=env, text=True, bufsize=1,
+            [sys.executable, "-m", "utils.grading.zygote"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
         )
-        self._send(preload)
-        self._receive()
+        self._buffer = b""
+        self._send(self._preload)
+        if self._receive(STARTUP_TIMEOUT_S) is None:
+            raise RuntimeError(f"the grader's helper process failed to start (exit code {self._process.poll()})")
 
-    def _send(self, message: object) -> None:
-        self._process.stdin.write(json.dumps(message) + "\n")
-        self._process.stdin.flush()
+    def _send(self, message: object) -> bool:
+        """Send one JSON line; False when the helper is gone."""
+        try:
+            self._process.stdin.write((json.dumps(message) + "\n").encode())
+            self._process.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError):
+            return False
 
-    def _receive(self) -> dict:
-        line = self._process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the grader's zygote process died (exit code {self._process.poll()})")
+    def _receive(self, timeout_s: float) -> dict | None:
+        """Read one JSON line within `timeout_s`; None when the helper is gone, stopped or silent."""
+        deadline = time.monotonic() + timeout_s
+        descriptor = self._process.stdout.fileno()
+        while b"\n" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([descriptor], [], [], remaining)[0]:
+                return None
+            chunk = os.read(descriptor, 65536)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
         return json.loads(line)
+
+    def _replace_dead_helper(self, child_pid: int | None) -> None:
+        """After the helper died (a submission can kill it): kill its orphaned child, start a new helper."""
+        if child_pid:
+            for kill in (os.killpg, os.kill):
+                try:
+                    kill(child_pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        self._process.kill()
+        self._process.wait()
+        self._start()
 
     def run(self, job: dict, timeout_s: float, memory_bytes: int) -> RunResult:
         """Run `job` (cells, imports, solution_names) in a fresh forked child and collect its verified records."""
@@ -69,15 +107,19 @@ class Zygote:
             result_path.touch(mode=0o600)
             cwd.mkdir()
             token = secrets.token_hex(16)
-            self._send({"job": {**job, "token": token, "result_path": str(result_path)}, "timeout_s": timeout_s,
-                        "memory_bytes": memory_bytes, "log_path": str(log_path), "cwd": str(cwd)})
-            answer = self._receive()
+            sent = self._send({"job": {**job, "token": token, "result_path": str(result_path)}, "timeout_s": timeout_s,
+                               "memory_bytes": memory_bytes, "log_path": str(log_path), "cwd": str(cwd)})
+            started = self._receive(self._grace_s) if sent else None
+            answer = self._receive(timeout_s + self._grace_s) if started else None
+            if answer is None:
+                self._replace_dead_helper(started["pid"] if started else None)
+                answer = {"timed_out": False, "returncode": None, "seconds": 0.0, "helper_died": True}
             tail = log_path.read_bytes()[-LOG_TAIL:].decode(errors="replace") if log_path.exists() else ""
             return RunResult(_read_records(result_path, token), answer["timed_out"], answer["returncode"],
-                             answer["seconds"], tail)
+                             answer["seconds"], tail, answer.get("helper_died", False))
 
     def close(self) -> None:
-        """Stop the zygote (closing its stdin ends its loop)."""
+        """Stop the helper (closing its stdin ends its loop)."""
         if self._process.poll() is None:
             self._process.stdin.close()
             try:

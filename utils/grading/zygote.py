@@ -2,7 +2,8 @@
 
 Started by `sandbox.Zygote` as `python -m utils.grading.zygote`. Protocol on stdin/stdout, one JSON
 object per line: first the list of modules to preload; then, per job, {"job", "timeout_s",
-"memory_bytes", "log_path", "cwd"} answered by {"returncode", "timed_out", "seconds"}. No student
+"memory_bytes", "log_path", "cwd"} answered by {"pid"} once the child is started, then
+{"returncode", "timed_out", "seconds"}. No student
 code ever runs in this process: each child starts a new session (process group), sets its limits,
 runs `harness.run` and leaves with os._exit; the zygote kills the child's whole group when it is
 done or past its time.
@@ -72,6 +73,7 @@ def _serve(request: dict) -> dict:
     pid = os.fork()
     if pid == 0:
         _child(request)
+    print(json.dumps({"pid": pid}), flush=True)  # lets the parent clean up if this process dies
     deadline, status, timed_out = started + request["timeout_s"], None, False
     while status is None:
         done, raw = os.waitpid(pid, os.WNOHANG)
