@@ -27,7 +27,7 @@ class RecallTask:
 
     num_keys: int = 8
     num_distractors: int = 8
-    gap: int = 16  # L: distractors between the key and the query
+    gap: int = 30  # L: distractors between the key and the query
 
     def __post_init__(self) -> None:
         if self.num_keys < 2 or self.num_distractors < 1 or self.gap < 0:
