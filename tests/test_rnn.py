@@ -112,3 +112,22 @@ def test_gradient_norms_vanish_for_small_and_grow_for_large_recurrent_weights():
     assert norms[0.5].shape == (30,)
     assert norms[0.5][0] < 1e-6 * norms[0.5][-1]  # 29 steps back: shrunk by about 0.5^29
     assert norms[3.0][0] > 1e3 * norms[3.0][-1]
+
+
+def test_names_benchmark_runs_on_a_tiny_setting(capsys):
+    import json
+    import os
+    import runpy
+    from pathlib import Path
+
+    mirror = os.environ.get("LM_DATA_MIRROR")
+    if not mirror or not (Path(mirror) / "names.txt").exists():
+        pytest.skip("names.txt is not in $LM_DATA_MIRROR")
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_names.py"
+    summary = runpy.run_path(str(script))["main"](
+        ["--steps-scale", "0.0005", "--max-eval-batches", "1", "--only", "window_mlp_n3,rnn_gru"]
+    )
+    last_line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert json.loads(last_line) == json.loads(json.dumps(summary))
+    assert set(summary["models"]) >= {"window_mlp_n3", "rnn_gru"}
+    assert all(math.isfinite(m["test_nll"]) for m in summary["models"].values())
