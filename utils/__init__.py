@@ -1,19 +1,25 @@
 """Shared package of the course "Language models from n-grams to Transformers".
 
-Modules, each doing one thing:
-    device      -- pick CUDA / MPS / CPU, seed everything
-    settings    -- full or fast (test) sizes for notebook runs
-    data        -- corpora by name: embedded default, downloads, mirror, splits
-    tokenizers  -- character and word tokenizers
-    batching    -- random windows of text, framed and padded items
-    interface   -- the LanguageModel base class every model family implements
-    baselines   -- uniform and unigram models
-    training    -- one training loop for every family
-    evaluation  -- NLL, perplexity, bits per token
-    sampling    -- temperature, top-k, top-p, greedy, generate()
-    checkpoint  -- save and load models safely
-    checks      -- student-facing checks for exercises
-    plotting    -- readable figures for lectures
+Foundation
+    device, settings            -- CUDA / MPS / CPU and seeding; full or fast (test) sizes
+    data, dataset, tokenizers   -- corpora by name (embedded, downloaded, mirrored), fixed splits, tokens
+    batching, interface         -- batches; the LanguageModel base class every family implements
+    training, evaluation        -- one training loop; NLL, perplexity, bits per token
+    sampling, decoding          -- temperature, top-k, top-p, generate(); beam and exhaustive search
+    checkpoint, checks, plotting -- safe checkpoints; student-facing checks; lecture figures
+Model families
+    baselines                   -- uniform, unigram, a trainable bigram table
+    ngram, ngram_counts         -- smoothed n-gram models from vectorised counts
+    window_mlp                  -- the fixed-window neural model
+    rnn, gated_rnn              -- recurrent models, plain and gated
+    attention, positional, transformer, recipes -- the Transformer and its default training recipe
+Demonstrations used by the notebooks
+    synthetic, embedding_tools, extrapolation, norm_demo, lr_grid, masks, copy_failure,
+    generation_cost, zoo
+Tools
+    widgets                     -- the interactive widgets (ipywidgets)
+    grading                     -- `python -m utils.grading release|grade`
+    site                        -- `python -m utils.site build`: the static, offline HTML site
 """
 
 from utils.device import get_device, set_seed
