@@ -1,0 +1,63 @@
+"""Measuring what sequence length costs: training steps and per-token generation, and the log-log slope of a curve.
+
+Per-token generation time at history length n: feed n tokens (not timed), then time a few
+single-token step() calls. For a Transformer without a cache each step re-runs the whole
+history (work grows with n, and its attention with n^2); with a KV cache a step computes one
+position against n cached keys (grows with n, from a small base); an RNN step reads one token
+and a fixed-size state (constant). The slope of log(time) against log(n) estimates the power.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Sequence
+
+import torch
+
+from utils.interface import LanguageModel
+
+
+def loglog_slope(lengths: Sequence[float], seconds: Sequence[float]) -> float:
+    """Least-squares slope of log(seconds) against log(length): time ~ length**slope."""
+    if len(lengths) != len(seconds) or len(lengths) < 2:
+        raise ValueError("need at least two (length, time) pairs of equal count")
+    if min(lengths) <= 0 or min(seconds) <= 0:
+        raise ValueError("lengths and times must be positive to take logarithms")
+    xs, ys = [math.log(x) for x in lengths], [math.log(y) for y in seconds]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+@torch.no_grad()
+def per_token_time(model: LanguageModel, history_length: int, n_steps: int = 4, repeats: int = 3, seed: int = 0) -> float:
+    """Median seconds per step() call after a history of `history_length` random tokens."""
+    generator = torch.Generator().manual_seed(seed)
+    history = torch.randint(0, model.vocab_size, (1, history_length), generator=generator).to(model.device)  # (1, n)
+    token = history[:, -1:]  # (1, 1)
+    model.eval()
+    times = []
+    for _ in range(repeats):
+        _, state = model.step(history, model.start_state(1))  # not timed: build the state
+        start = time.perf_counter()
+        for _ in range(n_steps):
+            _, state = model.step(token, state)
+        times.append((time.perf_counter() - start) / n_steps)
+    return statistics.median(times)
+
+
+def training_step_time(model: LanguageModel, length: int, batch_size: int = 8, repeats: int = 3, seed: int = 0) -> float:
+    """Median seconds of one forward + backward pass on a (batch_size, length) batch."""
+    generator = torch.Generator().manual_seed(seed)
+    x = torch.randint(0, model.vocab_size, (batch_size, length), generator=generator).to(model.device)  # (B, n)
+    model.train()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        loss = model.loss(x, x)  # any targets: only the cost matters
+        loss.backward()
+        times.append(time.perf_counter() - start)
+        model.zero_grad(set_to_none=True)
+    model.eval()
+    return statistics.median(times)
