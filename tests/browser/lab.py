@@ -85,7 +85,9 @@ def copy_notebooks(names: Iterable[str], destination: Path, source: Path = NOTEB
     return copies
 
 
-_QUIET_SETTINGS = {
+_LAB_SETTINGS = {
+    # Every cell stays in the page (no virtual scrolling), so widgets far down can be found and drawn.
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
     # No "get notified about news?" toast, no news fetch, no update check.
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
     # Never ask before closing or on kernel choices; no autosave surprises in a short session.
@@ -118,7 +120,7 @@ class LabServer:
         self.port = free_port()
         self.token = secrets.token_hex(16)
         settings_dir = self.state_dir / "user-settings"
-        for relative, values in _QUIET_SETTINGS.items():
+        for relative, values in _LAB_SETTINGS.items():
             target = settings_dir / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps(values))
@@ -216,7 +218,7 @@ def start_lab(notebook_names: Iterable[str], source: Path = NOTEBOOKS_DIR, env: 
 
 
 @contextmanager
-def launch_chromium(viewport: tuple[int, int] = (1280, 900)) -> Iterator[object]:
+def launch_chromium(viewport: tuple[int, int] = (1280, 1100)) -> Iterator[object]:
     """A headless Chromium browser context (Playwright) with no network beyond 127.0.0.1 and file://."""
     from playwright.sync_api import sync_playwright
 
@@ -235,6 +237,18 @@ def launch_chromium(viewport: tuple[int, int] = (1280, 900)) -> Iterator[object]
             yield context
         finally:
             browser.close()
+
+
+def screenshot_widget(page, widget_class: str, path: Path) -> bytes:
+    """PNG of the widget's visible part (no waiting for 'stable' elements: JupyterLab keeps laying out)."""
+    page.bring_to_front()  # several notebooks share the browser: draw this one's frames now
+    widget = page.locator(f".{widget_class}").first
+    widget.scroll_into_view_if_needed()
+    box = widget.bounding_box()
+    viewport = page.viewport_size
+    x, y = max(box["x"], 0), max(box["y"], 0)
+    clip = {"x": x, "y": y, "width": min(box["width"], viewport["width"] - x), "height": min(box["height"], viewport["height"] - y)}
+    return page.screenshot(path=str(path) if path else None, clip=clip, animations="disabled", timeout=90_000)
 
 
 def _local_only(route) -> None:
@@ -333,9 +347,23 @@ def widget_state(page, widget_class: str) -> dict:
           if (!root) return {found: false};
           const control = root.querySelector('.lm-main-control');
           const figures = Array.from(root.querySelectorAll('img.lm-figure, .lm-figure img'));
+          let value = '';
+          if (control) {
+            const handle = control.querySelector('.noUi-handle');
+            const select = control.querySelector('select');
+            const active = control.querySelector('button.mod-active');
+            const box = control.querySelector('input[type=checkbox]');
+            const readout = control.querySelector('.widget-readout');
+            if (handle) value = (readout ? readout.innerText : '') + ' ' + handle.getAttribute('aria-valuenow');
+            else if (select) value = select.value;
+            else if (active) value = active.innerText;
+            else if (box) value = String(box.checked);
+            else value = control.innerText;
+          }
           return {found: true,
                   has_control: !!control,
                   control_text: control ? control.innerText : '',
+                  control_value: value,
                   n_figures: figures.length,
                   sources: figures.map(f => f.src),
                   complete: figures.every(f => f.complete && f.naturalWidth > 0),
@@ -369,6 +397,7 @@ _MOVE_JS = """(cls) => {
 
 def move_main_control(page, widget_class: str) -> str:
     """Move the widget's main control one step as a person would (key press or click); returns how."""
+    page.bring_to_front()
     how = page.evaluate(_MOVE_JS, widget_class)
     control = page.locator(f".{widget_class} .lm-main-control").first
     if how["kind"] == "slider":
