@@ -10,6 +10,9 @@ context length. Names: the course's split (utils.dataset), the loss over the who
 split. Reference on the course machine (2 cores): nanoGPT's CPU recipe reaches 1.886 in
 101 s; makemore's default transformer reaches 1.971 in 248 s. Targets: <= 1.88 in <= 50 s,
 <= 1.97 in <= 124 s. Training time (wall_s) excludes the final evaluation (eval_s).
+--reference also trains our model with the references' hyper-parameters (nanoGPT's CPU
+recipe; makemore's) in the same run, and reports time_ratio_to_reference: on a busy
+machine that ratio means more than the absolute seconds.
 
 Prints one line per run, then, last, ONE JSON object with every run.
 """
@@ -29,11 +32,24 @@ from utils.data import MIRROR_ENV_VAR, load_text
 from utils.dataset import load_dataset
 from utils.device import get_device, set_seed
 from utils.evaluation import evaluate, evaluate_split
-from utils.recipes import transformer_recipe
+from utils.recipes import Recipe, transformer_recipe
 from utils.tokenizers import CharTokenizer
-from utils.training import train
+from utils.training import TrainConfig, train
 from utils.transformer import TransformerLM
 
+# the published references' hyper-parameters, on our model of the same class (--reference runs them side by side)
+REFERENCES = {
+    "shakespeare": Recipe(  # nanoGPT's CPU recipe for shakespeare_char
+        dict(context_length=64, n_layer=4, n_head=4, d_model=128, dropout=0.0, positional="learned"),
+        TrainConfig(steps=2000, lr=1e-3, warmup_steps=100, min_lr_ratio=0.1, weight_decay=0.1, betas=(0.9, 0.99)),
+        batch_size=12,
+    ),
+    "names": Recipe(  # makemore's default transformer: constant lr, no clipping
+        dict(context_length=16, n_layer=4, n_head=4, d_model=64, dropout=0.0, positional="learned"),
+        TrainConfig(steps=10_000, lr=5e-4, schedule="constant", weight_decay=0.01, betas=(0.9, 0.99), grad_clip=None),
+        batch_size=32,
+    ),
+}
 TARGETS = {"shakespeare": {"loss": 1.88, "seconds": 50.0}, "names": {"loss": 1.97, "seconds": 124.0}}
 
 
@@ -46,13 +62,17 @@ def shakespeare_90_10() -> tuple[torch.Tensor, torch.Tensor, int]:
     return ids[:cut], ids[cut:], tokenizer.vocab_size
 
 
-def run(corpus: str, args: argparse.Namespace) -> dict:
-    """Train the recipe's model on `corpus` and measure its held-out loss; returns the figures."""
-    recipe = transformer_recipe(corpus, fast=False)
-    overrides = {k: v for k, v in (("steps", args.steps), ("lr", args.lr), ("warmup_steps", args.warmup)) if v is not None}
+def run(corpus: str, args: argparse.Namespace, reference: bool = False) -> dict:
+    """Train the course recipe's model (or the reference recipe's) on `corpus`, measure its held-out loss."""
+    if reference:
+        recipe, overrides, model_overrides = REFERENCES[corpus], {"steps": args.steps} if args.steps else {}, {}
+        batch_size = recipe.batch_size
+    else:
+        recipe = transformer_recipe(corpus, fast=False)
+        overrides = {k: v for k, v in (("steps", args.steps), ("lr", args.lr), ("warmup_steps", args.warmup)) if v is not None}
+        model_overrides = {"positional": args.positional} if args.positional else {}
+        batch_size = args.batch_size or recipe.batch_size
     train_config = recipe.train_config(progress=False, **overrides)
-    batch_size = args.batch_size or recipe.batch_size
-    model_overrides = {"positional": args.positional} if args.positional else {}
     set_seed(args.seed)
     generator = torch.Generator().manual_seed(args.seed)
     device = get_device(args.device)
@@ -83,6 +103,7 @@ def run(corpus: str, args: argparse.Namespace) -> dict:
     target = TARGETS[corpus]
     result = {
         "corpus": corpus,
+        "recipe": "reference" if reference else "course",
         "split": split,
         "loss": round(metrics.nll, 4),
         "wall_s": round(history.seconds, 1),
@@ -99,7 +120,7 @@ def run(corpus: str, args: argparse.Namespace) -> dict:
         "curve": [[s, round(v, 3)] for s, v in zip(history.val_steps, history.val_loss)],
         "meets_target": bool(metrics.nll <= target["loss"] and history.seconds <= target["seconds"]),
     }
-    print(f"{corpus}: {split} loss {metrics.nll:.4f} after {result['steps']} steps in {history.seconds:.1f} s "
+    print(f"{corpus} ({result['recipe']} recipe): {split} loss {metrics.nll:.4f} after {result['steps']} steps in {history.seconds:.1f} s "
           f"({result['tokens_per_s']} tokens/s; eval {eval_seconds:.1f} s) target <= {target['loss']} in <= {target['seconds']} s")
     return result
 
@@ -107,7 +128,7 @@ def run(corpus: str, args: argparse.Namespace) -> dict:
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", choices=["shakespeare", "names", "both"], default="both")
-    parser.add_argument("--steps", type=int, default=None, help="override the recipe's step count")
+    parser.add_argument("--steps", type=int, default=None, help="override the step count (of the reference recipe too)")
     parser.add_argument("--lr", type=float, default=None, help="override the recipe's peak learning rate")
     parser.add_argument("--warmup", type=int, default=None, help="override the recipe's warm-up steps")
     parser.add_argument("--batch-size", type=int, default=None, help="override the recipe's batch size")
@@ -115,13 +136,19 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's choice)")
     parser.add_argument("--device", default="cpu", help="cpu (the targets' machine), cuda or mps")
     parser.add_argument("--seed", type=int, default=1337)
+    parser.add_argument("--reference", action="store_true", help="also run the reference recipe (nanoGPT / makemore settings)")
     parser.add_argument("--curve", type=int, default=0, help="also estimate the validation loss every this many steps")
     args = parser.parse_args(argv)
     os.environ.setdefault(MIRROR_ENV_VAR, "/work/shared/data")
     if args.threads:
         torch.set_num_threads(args.threads)
     corpora = ["shakespeare", "names"] if args.corpus == "both" else [args.corpus]
-    results = [run(corpus, args) for corpus in corpora]
+    results = []
+    for corpus in corpora:
+        results.append(run(corpus, args))
+        if args.reference:  # same machine, same minute: the time ratio is what to compare
+            results.append(run(corpus, args, reference=True))
+            results[-2]["time_ratio_to_reference"] = round(results[-2]["wall_s"] / results[-1]["wall_s"], 3)
     summary = {"benchmark": "transformer_speed", "threads": torch.get_num_threads(), "torch": torch.__version__, "runs": results}
     print(json.dumps(summary))
     return summary

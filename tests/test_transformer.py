@@ -211,8 +211,10 @@ def test_speed_benchmark_runs_on_a_tiny_setting(capsys):
     spec = importlib.util.spec_from_file_location("bench_transformer_speed", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    summary = bench.main(["--corpus", "names", "--steps", "3", "--warmup", "1", "--batch-size", "8", "--threads", "1"])
+    summary = bench.main(["--corpus", "names", "--steps", "3", "--warmup", "1", "--batch-size", "8", "--threads", "1", "--reference"])
     last_line = capsys.readouterr().out.strip().splitlines()[-1]
     assert json.loads(last_line) == json.loads(json.dumps(summary))
-    run = summary["runs"][0]
-    assert run["steps"] == 3 and 2.0 < run["loss"] < 4.0 and run["params"] > 100_000
+    ours, reference = summary["runs"]
+    assert (ours["recipe"], reference["recipe"]) == ("course", "reference")
+    assert ours["steps"] == reference["steps"] == 3 and reference["batch_size"] == 32
+    assert 2.0 < ours["loss"] < 4.0 and ours["params"] > 100_000 and ours["time_ratio_to_reference"] > 0
