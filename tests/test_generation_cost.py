@@ -1,0 +1,42 @@
+"""Timing helpers of notebook 10 and a smoke run of the KV-cache benchmark."""
+
+import importlib.util
+import math
+from pathlib import Path
+
+import pytest
+import torch
+
+from utils.generation_cost import loglog_slope, per_token_time, training_step_time
+from utils.rnn import RNNConfig, RNNLM
+from utils.transformer import TransformerConfig, TransformerLM
+
+
+def test_loglog_slope_recovers_powers():
+    n = [16, 32, 64, 128]
+    assert loglog_slope(n, [3 * x**2 for x in n]) == pytest.approx(2.0)
+    assert loglog_slope(n, [5.0] * 4) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="positive"):
+        loglog_slope([1, 2], [0.0, 1.0])
+    with pytest.raises(ValueError, match="two"):
+        loglog_slope([1], [1.0])
+
+
+def test_timers_return_positive_seconds():
+    torch.manual_seed(0)
+    transformer = TransformerLM(TransformerConfig(20, context_length=32, n_layer=1, n_head=2, d_model=16, positional="rotary"))
+    rnn = RNNLM(RNNConfig(20, d_embed=8, d_hidden=16))
+    for model in (transformer, rnn):
+        assert 0 < per_token_time(model, 16, n_steps=2, repeats=1) < 5
+        assert 0 < training_step_time(model, 16, batch_size=2, repeats=1) < 5
+        assert all(p.grad is None for p in model.parameters())  # no gradients left behind
+
+
+def test_kv_cache_benchmark_smoke():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_kv_cache.py"
+    spec = importlib.util.spec_from_file_location("bench_kv_cache", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = bench.run(tokens=24, n_layer=1, d_model=16, n_head=2, vocab_size=20)
+    assert figures["outputs_match"] is True
+    assert math.isfinite(figures["speedup"]) and figures["tokens_per_s_cached"] > 0
