@@ -123,3 +123,18 @@ def test_widget_text_box_and_update_path():
     assert widget.maps.text == "a can", "a bad text keeps the last good maps"
     widget.text_box.value = TEXT
     assert counting.calls == 2, "texts seen before come from the cache"
+
+
+def test_kernel_benchmark_smoke():
+    """benchmarks/bench_widget_kernel.py runs on a few changes (the figures come from running it by hand)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_widget_kernel.py"
+    spec = importlib.util.spec_from_file_location("bench_widget_kernel", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    summary = bench.main(["--changes", "3"])
+    attention = summary["widgets"]["lm-attention-widget"]
+    assert attention["changes"] == 3 and attention["model_runs_during_changes"] == 0
+    assert summary["widgets"]["lm-positional-widget"]["median_ms"] > 0

@@ -68,13 +68,17 @@ def test_widget_updates_the_same_artists():
     widget.dims_box.value = "1, 2"
     assert widget.heat.get_array().shape == (48, 20) and widget.sim.get_array().shape == (48, 48)
     visible = [line for line in widget.lines if line.get_visible()]
-    assert len(visible) == 2 and np.allclose(visible[1].get_ydata(), widget.heat.get_array()[:, 2])
+    scale = np.abs(widget.heat.get_array()).max()
+    assert len(visible) == 2 and np.allclose(visible[1].get_ydata() * scale, widget.heat.get_array()[:, 2])
     assert widget.heat is heat and widget.sim is sim and widget.canvas.image is image, "updated in place"
 
 
 def test_widget_reports_bad_input_without_raising():
     widget = positional_widget(learned_table=torch.randn(16, 8), kind="learned", n_positions=16, d=8)
-    assert widget.positions_slider.max == 16 and widget.d_slider.max == 8
+    widget.positions_slider.value = 20
+    assert "trained length" in widget.message.value, "past its table, a learned encoding has nothing to show"
+    widget.positions_slider.value = 16
+    assert widget.message.value == ""
     widget.dims_box.value = "one, two"
     assert "whole numbers" in widget.message.value
     assert widget.update(curve_dims=[50]) is None and "cannot draw" in widget.message.value

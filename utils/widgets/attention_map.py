@@ -15,6 +15,7 @@ import ipywidgets as widgets
 import numpy as np
 import torch
 
+from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
 
 ALL_HEADS = -1
@@ -114,6 +115,7 @@ class AttentionWidget(widgets.VBox):
         self.canvas = FigureWidget(figsize=figsize, dpi=dpi)
         self.canvas.image.add_class("lm-figure")
         self.canvas.figure.set_layout_engine("none")  # fixed axes positions: single view and grid share one figure
+        self.blitter = Blitter(self.canvas)  # layer/head changes redraw only the images and the title
         self._build_figure(maps.n_heads)
         self.maps: AttentionMaps | None = None
         self.text_box.observe(lambda change: self.update(text=change["new"]), names="value")
@@ -174,6 +176,7 @@ class AttentionWidget(widgets.VBox):
         self.single_ax.set_yticks(range(T), labels, fontsize=fontsize)
         for image in self.grid_images:
             image.set_extent(extent)
+        self.blitter.invalidate()
 
     def _draw(self, layer: int, head: int, drawn: np.ndarray) -> None:
         grid = head == ALL_HEADS
@@ -184,10 +187,11 @@ class AttentionWidget(widgets.VBox):
         if grid:
             for image, matrix in zip(self.grid_images, drawn):
                 image.set_data(matrix)
+            self.blitter.refresh(self.grid_images, key="grid")
         else:
             self.single_image.set_data(drawn)
             self.single_ax.set_title(f"layer {layer}, head {head}")
-        self.canvas.refresh()
+            self.blitter.refresh([self.single_image, self.single_ax.title], key="single")
 
 
 def attention_widget(model, tokenizer, text: str, max_tokens: int | None = 48) -> AttentionWidget:

@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from utils.positional import LearnedPositionalEmbedding, apply_rotary, rotary_cos_sin, sinusoidal_encoding
+from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
 
 WIDGET_KINDS = ("sinusoidal", "learned", "rotary")
@@ -88,10 +89,7 @@ class PositionalWidget(widgets.VBox):
 
     def __init__(self, n_positions: int = 64, d: int = 64, kind: str = "sinusoidal",
                  learned_table: torch.Tensor | None = None, max_positions: int = 256, max_d: int = 128):
-        self.learned_table = learned_table
-        if learned_table is not None:
-            max_positions = min(max_positions, learned_table.shape[0])
-            max_d = min(max_d, learned_table.shape[1])
+        self.learned_table = learned_table  # None: a fresh (untrained) table; past its size "learned" shows the error
         self.kind_selector = widgets.Dropdown(options=list(WIDGET_KINDS), value=kind, description="encoding")
         self.kind_selector.add_class("lm-main-control")
         self.positions_slider = widgets.IntSlider(value=min(n_positions, max_positions), min=4, max=max_positions,
@@ -103,6 +101,8 @@ class PositionalWidget(widgets.VBox):
         self.message = widgets.HTML()
         self.canvas = FigureWidget(figsize=(12, 4), dpi=72)
         self.canvas.image.add_class("lm-figure")
+        self.blitter = Blitter(self.canvas)  # an encoding change alone redraws only the data artists
+        self._frame: tuple | None = None  # what the background depends on: sizes, scale, curve dimensions
         self._build_figure()
         for control in (self.kind_selector, self.positions_slider, self.d_slider, self.dims_box):
             control.observe(lambda change: self.update(), names="value")
@@ -119,7 +119,8 @@ class PositionalWidget(widgets.VBox):
         ax_heat.set_ylabel("position")
         self.lines = [ax_curves.plot([], [], label=" ")[0] for _ in range(MAX_CURVES)]
         ax_curves.set_xlabel("position")
-        ax_curves.set_ylabel("value")
+        ax_curves.set_ylabel("value / max |value|")
+        ax_curves.set_ylim(-1.1, 1.1)
         self.legend = None
         self.sim = ax_sim.imshow(np.zeros((2, 2)), aspect="auto", cmap="viridis", vmin=-1, vmax=1,
                                  interpolation="nearest")
@@ -157,22 +158,27 @@ class PositionalWidget(widgets.VBox):
         ax_heat, ax_curves, ax_sim = self.axes
         scale = float(np.abs(view.encoding).max()) or 1.0
         self.heat.set_data(view.encoding)
-        self.heat.set_extent((-0.5, d - 0.5, T - 0.5, -0.5))
         self.heat.set_clim(-scale, scale)
-        ax_heat.set_title(f"{kind}: {T} positions x {d} dims")
+        ax_heat.set_title(f"{kind}: {T} positions x {d} dims, max |value| {scale:.2f}", fontsize=12)
         positions = np.arange(T)
         for index, line in enumerate(self.lines):
-            visible = index < len(view.curve_dims)
-            line.set_visible(visible)
-            if visible:
-                line.set_data(positions, view.curves[index])
-                line.set_label(f"dim {view.curve_dims[index]}")
-        ax_curves.set_xlim(0, max(T - 1, 1))
-        ax_curves.set_ylim(-1.1 * scale, 1.1 * scale)
-        ax_curves.legend(handles=[line for line in self.lines if line.get_visible()], loc="upper right", fontsize=9)
+            line.set_visible(index < len(view.curve_dims))
+            if line.get_visible():
+                line.set_data(positions, view.curves[index] / scale)
         self.sim.set_data(view.similarity)
-        self.sim.set_extent((-0.5, T - 0.5, T - 0.5, -0.5))
-        self.canvas.refresh()
+        frame = (T, d, tuple(view.curve_dims))
+        if frame != self._frame:  # sizes, limits or legend change: the background must be drawn again
+            self._frame = frame
+            self.heat.set_extent((-0.5, d - 0.5, T - 0.5, -0.5))
+            self.sim.set_extent((-0.5, T - 0.5, T - 0.5, -0.5))
+            ax_curves.set_xlim(0, max(T - 1, 1))
+            for index, dim in enumerate(view.curve_dims):
+                self.lines[index].set_label(f"dim {dim}")
+            ax_curves.legend(handles=[line for line in self.lines if line.get_visible()], loc="upper right",
+                             fontsize=9)
+            self.blitter.invalidate()
+        self.blitter.refresh([self.heat, self.sim, ax_heat.title, *self.lines])
+        self.canvas.figure.set_layout_engine("none")  # keep the first layout: later redraws skip the layout pass
 
 
 def positional_widget(n_positions: int = 64, d: int = 64, kind: str = "sinusoidal",
