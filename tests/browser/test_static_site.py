@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -53,6 +54,11 @@ def test_build_writes_pages_index_and_vendored_scripts(site):
     assert (out / "vendor" / "html-manager" / "embed.js").stat().st_size > 1_000_000
     assert (out / "vendor" / "html-manager" / "LICENSE").is_file()
     assert (out / "vendor" / "mathjax" / "tex-svg-full.js").is_file()
+    if real is not None and (NOTEBOOKS_DIR.parent / "lessons" / Path(real).with_suffix(".md").name).is_file():
+        lesson = next(lesson for lesson in lessons if lesson.notebook.name == real)
+        plan = (out / lesson.lesson_page).read_text()
+        assert f'href="{lesson.page}' in plan and ".ipynb#" not in plan, "lesson plan does not link the built page"
+        assert f'href="{lesson.lesson_page}"' in index
 
 
 def test_cli_rejects_a_missing_notebook(tmp_path):
@@ -84,8 +90,8 @@ def test_pages_show_figures_widgets_and_formulas_offline(site):
         context.on("requestfailed", lambda r: failed.append(r.url))
         page = context.new_page()
         page.goto((out / "index.html").as_uri())
-        links = page.eval_on_selector_all("ol.lm-lessons a", "links => links.map(a => a.getAttribute('href'))")
-        assert links[0::2] == [lesson.page for lesson in lessons]
+        links = page.eval_on_selector_all("ol.lm-lessons li > a", "links => links.map(a => a.getAttribute('href'))")
+        assert links == [lesson.page for lesson in lessons]
         states = {}
         for lesson in lessons:
             page.goto((out / lesson.page).as_uri(), wait_until="load")
@@ -109,6 +115,15 @@ def test_pages_show_figures_widgets_and_formulas_offline(site):
                 page.screenshot(path=str(out / "demo_widget.png"))
             if real is not None and lesson.page == Path(real).with_suffix(".html").name:
                 page.screenshot(path=str(out / "real_widget.png"), full_page=True)
+                ids = set(page.eval_on_selector_all("[id]", "nodes => nodes.map(n => n.id)"))
+                if lesson.lesson_page:
+                    page.goto((out / lesson.lesson_page).as_uri(), wait_until="load")
+                    anchors = page.eval_on_selector_all(
+                        f'a[href^="{lesson.page}#"]', "links => links.map(a => a.hash.slice(1))"
+                    )
+                    # A fragment finds the element whose id is the fragment as written, or decoded (HTML spec).
+                    missing = [a for a in anchors if a not in ids and unquote(a) not in ids]
+                    assert not missing, f"{lesson.lesson_page} links to sections {lesson.page} does not have: {missing}"
     assert outside_requests == [], f"pages asked the network for {outside_requests}"
     assert failed == [], f"files missing from the site: {failed}"
     for name, state in states.items():

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import nbformat
 
+from utils.site.lessons import DEFAULT_LESSONS_DIR, lesson_path, render_lesson
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 VENDOR_DIR = PACKAGE_DIR / "vendor"
 TEMPLATE_DIR = PACKAGE_DIR / "templates"
@@ -42,6 +44,7 @@ class Lesson:
     notebook: Path
     page: str
     seconds: float
+    lesson_page: str | None = None
 
 
 def course_notebooks(folder: Path = DEFAULT_NOTEBOOKS_DIR) -> list[Path]:
@@ -105,11 +108,14 @@ def copy_vendor(out: Path) -> None:
 
 def write_index(out: Path, lessons: Sequence[Lesson], fast: bool) -> Path:
     """index.html: the lessons in course order, each linking its page and its notebook."""
-    rows = "\n".join(
-        f'  <li><a href="{html.escape(lesson.page)}">{html.escape(lesson.title)}</a>'
-        f' <small>(<a href="notebooks/{html.escape(lesson.notebook.name)}">notebook</a>)</small></li>'
-        for lesson in lessons
-    )
+    def row(lesson: Lesson) -> str:
+        plan = f'<a href="{html.escape(lesson.lesson_page)}">lesson plan</a> · ' if lesson.lesson_page else ""
+        return (
+            f'  <li><a href="{html.escape(lesson.page)}">{html.escape(lesson.title)}</a>'
+            f' <small>({plan}<a href="notebooks/{html.escape(lesson.notebook.name)}">.ipynb</a>)</small></li>'
+        )
+
+    rows = "\n".join(row(lesson) for lesson in lessons)
     mode = "fast (test) sizes" if fast else "full sizes"
     page = f"""<!DOCTYPE html>
 <html lang="en">
@@ -138,8 +144,10 @@ def build_site(
     fast: bool = False,
     timeout_s: int = 900,
     log=print,
+    lessons_dir: Path = DEFAULT_LESSONS_DIR,
 ) -> list[Lesson]:
-    """Execute `notebooks` (default: all of notebooks/, in course order) and export the site into `out`."""
+    """Execute `notebooks` (default: all of notebooks/, in course order) and export the site into `out`,
+    with the lesson plan of each notebook (lessons_dir/NN_name.md) when there is one."""
     paths = sorted(Path(p) for p in notebooks) if notebooks is not None else course_notebooks()
     if not paths:
         raise ValueError("no notebooks to build; pass notebook paths or check notebooks/")
@@ -166,6 +174,11 @@ def build_site(
             number = path.name[:2]
             lessons.append(Lesson(number, notebook_title(executed, path.stem), path, pages[index], seconds))
             log(f"    wrote {pages[index]} in {seconds:.1f} s")
+    for lesson in lessons:
+        plan = lesson_path(lesson.notebook.name, lessons_dir)
+        if plan is not None:
+            lesson.lesson_page = f"lesson_{plan.stem}.html"
+            (out / lesson.lesson_page).write_text(render_lesson(plan, set(pages)), encoding="utf-8")
     write_index(out, lessons, fast)
     log(f"site: {out / 'index.html'} ({len(lessons)} lessons)")
     return lessons
