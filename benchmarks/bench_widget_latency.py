@@ -68,14 +68,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screenshots", type=Path, default=REPO_ROOT / "docs" / "screenshots")
     parser.add_argument("notebooks", nargs="*", help="widget notebooks (default: every one in notebooks/)")
     args = parser.parse_args(argv)
-    reason = browser_unavailable_reason()
-    if reason:
-        print(json.dumps({"skipped": reason}))
-        return 1
     names = args.notebooks or [name for name in WIDGET_NOTEBOOKS if (NOTEBOOKS_DIR / name).is_file()]
     unknown = [name for name in names if name not in WIDGET_NOTEBOOKS]
     if unknown:
         raise ValueError(f"{unknown} have no known widget; known: {sorted(WIDGET_NOTEBOOKS)}")
+    if args.moves < 1:
+        raise ValueError(f"--moves must be at least 1, got {args.moves}")
+    reason = browser_unavailable_reason()
+    if reason:
+        print(json.dumps({"skipped": reason}))
+        return 1
     results: dict[str, dict] = {}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="lm-bench-") as tmp:

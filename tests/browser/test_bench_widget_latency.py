@@ -1,0 +1,43 @@
+"""Smoke test of benchmarks/bench_widget_latency.py without a browser: input checks and screenshot shrinking."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_widget_latency.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_widget_latency", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_rejects_notebooks_without_a_known_widget(bench):
+    with pytest.raises(ValueError, match="no known widget"):
+        bench.main(["03_fixed_window_neural_lm.ipynb"])
+
+
+def test_rejects_zero_moves(bench):
+    with pytest.raises(ValueError, match="--moves"):
+        bench.main(["--moves", "0", "05_attention.ipynb"])
+
+
+def test_screenshots_are_saved_smaller(bench, tmp_path):
+    from PIL import Image
+
+    rng = np.random.default_rng(0)
+    pixels = np.repeat(rng.integers(0, 4, size=(60, 80, 1), dtype=np.uint8) * 60, 3, axis=2)  # (H, W, RGB)
+    pixels[20:40] = [30, 120, 200]
+    raw = io.BytesIO()
+    Image.fromarray(pixels).save(raw, format="PNG", compress_level=0)
+    size = bench.save_small_png(raw.getvalue(), tmp_path / "shots" / "w.png")
+    assert 0 < size < len(raw.getvalue())
+    assert Image.open(tmp_path / "shots" / "w.png").size == (80, 60)
