@@ -83,3 +83,24 @@ def test_widget_reports_bad_input_without_raising():
     assert "whole numbers" in widget.message.value
     assert widget.update(curve_dims=[50]) is None and "cannot draw" in widget.message.value
     assert widget.update(curve_dims=[0]) is not None and widget.message.value == ""
+
+
+def test_train_short_eval_long_on_a_tiny_text():
+    """The extrapolation helper behind notebook 06: learned positions cannot read longer windows, the others can."""
+    import math
+    from types import SimpleNamespace
+
+    from utils.extrapolation import fixed_windows, train_short_eval_long
+
+    tokens = torch.arange(400) % 7  # (N,)
+    data = SimpleNamespace(vocab_size=7, train=tokens, val=tokens)
+    results, models = train_short_eval_long(data, ("learned", "rotary"), 8, [8, 16], steps=3, batch_size=4,
+                                            eval_windows=4, n_layer=1, n_head=2, d_model=8)
+    learned, rotary = results
+    assert math.isnan(learned.losses[16]) and "longer than the model's context" in learned.errors[16]
+    assert all(math.isfinite(v) for v in rotary.losses.values()) and math.isfinite(rotary.degradation(16))
+    assert set(models) == {"learned", "rotary"}
+    x, y = fixed_windows(tokens, 5, 3, seed=1)
+    assert x.shape == y.shape == (3, 5) and torch.equal(x[:, 1:], y[:, :-1])
+    with pytest.raises(ValueError, match="training length"):
+        train_short_eval_long(data, ("none",), 8, [16], steps=1)
