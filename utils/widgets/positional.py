@@ -106,7 +106,12 @@ class PositionalWidget(widgets.VBox):
         self._build_figure()
         for control in (self.kind_selector, self.positions_slider, self.d_slider, self.dims_box):
             control.observe(lambda change: self.update(), names="value")
-        controls = widgets.HBox([self.kind_selector, self.positions_slider, self.d_slider, self.dims_box])
+        for control, width in ((self.kind_selector, "240px"), (self.dims_box, "300px"),
+                               (self.positions_slider, "380px"), (self.d_slider, "380px")):
+            control.layout = widgets.Layout(width=width)
+            control.style = {"description_width": "110px"}
+        controls = widgets.VBox([widgets.HBox([self.kind_selector, self.dims_box]),
+                                 widgets.HBox([self.positions_slider, self.d_slider])])
         super().__init__([controls, self.message, self.canvas.image])
         self.add_class("lm-positional-widget")
         self.update()
