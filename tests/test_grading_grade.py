@@ -181,13 +181,24 @@ def fake_passed(nb):
                             "            file.write(line + '\\n')")
 
 
+# Student code that finds the harness's reporting function in memory (and loops over it as _f).
+FIND_REPORTER = ("import gc\n"
+                 "for _f in [o for o in gc.get_objects() if type(o).__name__ == 'function'\n"
+                 "           and o.__name__ == 'report' and o.__module__ == 'utils.grading.harness']:\n")
+
+
 def forged_report(nb):
     _wrong(nb)
-    _insert_after_setup(nb, "import gc\n"
-                            "for _f in [o for o in gc.get_objects() if type(o).__name__ == 'function'\n"
-                            "           and o.__name__ == 'report' and o.__module__ == 'utils.grading.harness']:\n"
-                            f"    for _gid in {list(ALL_WRONG)!r}:\n"
+    _insert_after_setup(nb, FIND_REPORTER
+                            + f"    for _gid in {list(ALL_WRONG)!r}:\n"
                             "        _f({'event': 'test', 'grade_id': _gid + '_test', 'passed': True, 'message': ''})")
+
+
+def forged_records(nb):
+    _wrong(nb)
+    _insert_after_setup(nb, FIND_REPORTER
+                            + "    _f({'event': 'cell_error', 'index': 10**6, 'message': 'x'})\n"
+                            "    _f({'event': 'test', 'passed': True})")
 
 
 def _time_limit(cell: str) -> tuple[int, str]:
@@ -246,6 +257,8 @@ CASES: dict[str, tuple[Callable, dict[str, tuple[int, str]]]] = {
                                     EX3: (0, r"^0 points: the notebook killed the grader's helper process")}),
     "fake_passed": (fake_passed, {EX1: (0, r"^failed in the hidden tests: AssertionError$"), EX2: (0, r"^failed: CheckFailed: "),
                                   EX3: (0, r"^failed: CheckFailed: ")}),
+    "forged_records": (forged_records, {gid: (0, r"^0 points: the grader's results were tampered with" + FLAG)
+                                        for gid in ALL_WRONG}),
     "forged_report": (forged_report, {gid: (0, r"^0 points: the grader's results were tampered with" + FLAG)
                                       for gid in ALL_WRONG}),
 }

@@ -5,8 +5,9 @@ Modules, each doing one thing:
     release    -- student versions: solutions become stubs, hidden tests are removed
     assemble   -- a submission with the original test cells put back, ready to run
     guard      -- snapshot and restore the package's and libraries' attributes (in the child)
-    harness    -- the child process that runs one submission and reports out of band
-    sandbox    -- run the harness in its own process group with time and memory limits
+    harness    -- what the child does: run one submission's cells, report each test out of band
+    zygote     -- a helper that loads the libraries once and forks one limited child per submission
+    sandbox    -- the parent's side: start the helper, send jobs, verify the records, survive its death
     gradebook  -- the CSV grade book (written atomically) and per-student feedback files
     grade      -- grade a folder of submissions, one folder per student
 """

@@ -75,6 +75,11 @@ def _tampered(records: list[dict], plan: Plan) -> bool:
     """True unless the records are one clean sequence: cells in order, each test once, right after its cell."""
     seen_tests, last_cell, previous = set(), -1, {}
     for record in records:
+        index = record.get("index")
+        if record.get("event") in {"cell", "cell_error"} and not (isinstance(index, int) and 0 <= index < len(plan.cells)):
+            return True
+        if record.get("event") == "test" and not isinstance(record.get("grade_id"), str):
+            return True
         if record.get("event") == "cell":
             if record.get("index") != last_cell + 1:
                 return True
@@ -182,6 +187,9 @@ def grade(sources: list[Source], submissions: Path, out_dir: Path, timeout_s: fl
             zygote = zygotes.get()
             try:
                 return grade_one(task[0], task[1], zygote, timeout_s, memory_bytes)
+            except Exception as error:  # noqa: BLE001 - one submission must never stop the others
+                return _lost_rows(task[0].name, task[1], f"0 points: the grader failed on this submission "
+                                                         f"({type(error).__name__}: {error}); grade it by hand")
             finally:
                 zygotes.put(zygote)
 
