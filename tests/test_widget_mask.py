@@ -79,3 +79,20 @@ def test_widget_toggles_without_training(monkeypatch):
 def test_bad_keys():
     with pytest.raises(ValueError, match="masked"):
         MaskWidget({"a": tiny(True)}, {"a": history([1.0, 1.0, 1.0])}, TOKENIZER)
+
+
+def test_generation_time_nll_matches_the_masked_forward_and_hides_the_future():
+    from utils.decoding import sequence_log_prob
+    from utils.copy_failure import generation_time_nll
+
+    windows = [[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1]]
+    masked = tiny(True)
+    expected = -sum(sequence_log_prob(masked, torch.tensor(w[:1]), torch.tensor(w[1:])) for w in windows) / 10
+    assert generation_time_nll(masked, windows) == pytest.approx(expected, rel=1e-4)
+    assert masked.use_kv_cache  # restored afterwards
+    unmasked = tiny(False)
+    step_by_step = generation_time_nll(unmasked, windows)
+    seeing_all = -sum(sequence_log_prob(unmasked, torch.tensor(w[:1]), torch.tensor(w[1:])) for w in windows) / 10
+    assert step_by_step != pytest.approx(seeing_all, rel=1e-4)  # the full forward pass lets it see the future
+    with pytest.raises(ValueError, match="two tokens"):
+        generation_time_nll(masked, [[1]])

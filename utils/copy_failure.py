@@ -16,6 +16,7 @@ import torch
 from utils.batching import batch_sampler
 from utils.dataset import Dataset
 from utils.decoding import sequence_log_prob
+from utils.interface import LanguageModel
 from utils.sampling import generate
 from utils.training import TrainConfig, TrainHistory, train
 from utils.transformer import TransformerConfig, TransformerLM
@@ -70,7 +71,31 @@ def sample_continuations(
     return out[:, len(prefix) :].tolist()
 
 
-def judged_nll(judge: TransformerLM, prefix: Sequence[int], samples: Sequence[Sequence[int]]) -> float:
+def judged_nll(judge: LanguageModel, prefix: Sequence[int], samples: Sequence[Sequence[int]]) -> float:
     """Mean NLL per token (nats) that `judge` gives the samples after `prefix`: how corpus-like they look to it."""
     total = sum(-sequence_log_prob(judge, torch.tensor(prefix), torch.tensor(s)) for s in samples)
     return total / sum(len(s) for s in samples)
+
+
+@torch.no_grad()
+def generation_time_nll(model: TransformerLM, windows: Sequence[Sequence[int]]) -> float:
+    """Mean NLL per token when each token is predicted from the tokens before it only, as in generation.
+
+    Runs step() one token at a time on the re-run-the-history path, so even an unmasked model
+    never sees a token it is asked to predict.
+    """
+    use_cache, model.use_kv_cache = model.use_kv_cache, False
+    total, count = 0.0, 0
+    try:
+        for window in windows:
+            ids = torch.as_tensor(window, dtype=torch.long, device=model.device)[None]  # (1, T)
+            state = model.start_state(1)
+            for t in range(ids.shape[1] - 1):
+                logits, state = model.step(ids[:, t : t + 1], state)  # (1, V): sees ids[:, :t+1] only
+                total -= float(torch.log_softmax(logits.float(), dim=-1)[0, ids[0, t + 1]])
+                count += 1
+    finally:
+        model.use_kv_cache = use_cache
+    if count == 0:
+        raise ValueError("every window needs at least two tokens")
+    return total / count
