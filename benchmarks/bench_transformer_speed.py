@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from pathlib import Path
 import time
 from dataclasses import asdict
 
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--reference", action="store_true", help="also run the reference recipe (nanoGPT / makemore settings)")
     parser.add_argument("--curve", type=int, default=0, help="also estimate the validation loss every this many steps")
     args = parser.parse_args(argv)
-    os.environ.setdefault(MIRROR_ENV_VAR, "/work/shared/data")
+    os.environ.setdefault(MIRROR_ENV_VAR, str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     if args.threads:
         torch.set_num_threads(args.threads)
     corpora = ["shakespeare", "names"] if args.corpus == "both" else [args.corpus]
@@ -148,7 +149,8 @@ def main(argv: list[str] | None = None) -> dict:
         results.append(run(corpus, args))
         if args.reference:  # same machine, same minute: the time ratio is what to compare
             results.append(run(corpus, args, reference=True))
-            results[-2]["time_ratio_to_reference"] = round(results[-2]["wall_s"] / results[-1]["wall_s"], 3)
+            reference_s = results[-1]["wall_s"]
+            results[-2]["time_ratio_to_reference"] = round(results[-2]["wall_s"] / reference_s, 3) if reference_s > 0 else None
     summary = {"benchmark": "transformer_speed", "threads": torch.get_num_threads(), "torch": torch.__version__, "runs": results}
     print(json.dumps(summary))
     return summary
