@@ -107,7 +107,7 @@ def run(corpus: str, args: argparse.Namespace, reference: bool = False) -> dict:
         "recipe": "reference" if reference else "course",
         "split": split,
         "loss": round(metrics.nll, 4),
-        "wall_s": round(history.seconds, 1),
+        "wall_s": round(history.seconds, 3),
         "eval_s": round(eval_seconds, 1),
         "tokens_per_s": round(history.tokens_seen / history.seconds),
         "steps": len(history.steps),
