@@ -61,8 +61,10 @@ def train_short_eval_long(
     """Train one small TransformerLM per positional kind on windows of `train_length`; evaluate at each length."""
     if train_length not in eval_lengths:
         raise ValueError(f"eval_lengths {eval_lengths} must include the training length {train_length}")
+    from tqdm.auto import tqdm
+
     results, models = [], {}
-    for kind in kinds:
+    for kind in tqdm(kinds, desc="train short, evaluate long (one model per encoding)"):
         generator = set_seed(seed)
         config = TransformerConfig(dataset.vocab_size, context_length=train_length, positional=kind, **model_sizes)
         model = TransformerLM(config)

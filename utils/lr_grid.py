@@ -53,16 +53,22 @@ def lr_warmup_grid(
         raise ValueError("need steps >= 1 and at least one placement, learning rate and warm-up length")
     if any(w >= steps for w in warmups):
         raise ValueError(f"every warm-up must be shorter than the {steps} steps, got {list(warmups)}")
+    from tqdm.auto import tqdm
+
     runs = []
+    bar = tqdm(total=len(placements) * len(warmups) * len(lrs), desc="learning-rate grid (runs)")
     for placement in placements:
         for warmup in warmups:
             for lr in lrs:
+                bar.set_postfix(placement=placement, warmup=warmup, lr=f"{lr:g}")
                 set_seed(seed)
                 model = make_model(placement)
                 config = TrainConfig(steps=steps, lr=lr, warmup_steps=warmup, schedule="constant",
                                      grad_clip=grad_clip, progress=False)
                 history = train(model, make_batches(), config)
                 runs.append(GridRun(placement, lr, warmup, final_loss(history), history))
+                bar.update()
+    bar.close()
     return runs
 
 
