@@ -29,8 +29,8 @@ from dataclasses import asdict
 import torch
 
 from utils.batching import batch_sampler
-from utils.data import MIRROR_ENV_VAR, load_text
-from utils.dataset import load_dataset
+from utils.data import MIRROR_ENV_VAR, load_items, load_text
+from utils.dataset import ITEM_BOUNDARY, Dataset, load_dataset
 from utils.device import get_device, set_seed
 from utils.evaluation import evaluate, evaluate_split
 from utils.recipes import Recipe, transformer_recipe
@@ -63,6 +63,21 @@ def shakespeare_90_10() -> tuple[torch.Tensor, torch.Tensor, int]:
     return ids[:cut], ids[cut:], tokenizer.vocab_size
 
 
+def names_makemore_split(seed: int = 3407) -> Dataset:
+    """names.txt split as makemore splits it: torch seeded, a random permutation, the last 1000 names for test."""
+    words = load_items("names")  # stripped, blank lines dropped, as makemore does
+    # makemore seeds torch's global generator (default seed 3407) and then permutes; a fresh generator
+    # with that seed gives the same permutation without touching the global state
+    order = torch.randperm(len(words), generator=torch.Generator().manual_seed(seed)).tolist()
+    test_size = min(1000, int(len(words) * 0.1))
+    train_words = [words[i] for i in order[:-test_size]]
+    test_words = [words[i] for i in order[-test_size:]]
+    tokenizer = CharTokenizer.from_text("".join(words), boundary=ITEM_BOUNDARY)
+    encode = lambda part: [torch.tensor(tokenizer.encode(w), dtype=torch.long) for w in part]  # noqa: E731
+    # makemore has no validation part; the rough curve (--curve) reads a slice of the training names
+    return Dataset("names", "items", tokenizer, encode(train_words), encode(train_words[:1000]), encode(test_words))
+
+
 def run(corpus: str, args: argparse.Namespace, reference: bool = False) -> dict:
     """Train the course recipe's model (or the reference recipe's) on `corpus`, measure its held-out loss."""
     if reference:
@@ -85,7 +100,7 @@ def run(corpus: str, args: argparse.Namespace, reference: bool = False) -> dict:
         val_sampler = batch_sampler(val_ids, 128, model_config.context_length, generator=torch.Generator().manual_seed(0))
         split = "val (last 10%)"
     else:
-        dataset = load_dataset("names")
+        dataset = names_makemore_split() if args.names_split == "makemore" else load_dataset("names")
         model_config = recipe.model_config(dataset.vocab_size, **model_overrides)
         longest = max(item.numel() for part in (dataset.train, dataset.val, dataset.test) for item in part) + 1
         if longest > model_config.context_length:
@@ -93,7 +108,7 @@ def run(corpus: str, args: argparse.Namespace, reference: bool = False) -> dict:
         sampler = batch_sampler(dataset.train, batch_size, boundary_id=dataset.tokenizer.boundary_id, generator=generator)
         held_out = lambda model: evaluate_split(model, dataset, "test", batch_size=1024)  # noqa: E731
         val_sampler = batch_sampler(dataset.val, 512, boundary_id=dataset.tokenizer.boundary_id, generator=torch.Generator().manual_seed(0))
-        split = "test (course split)"
+        split = "test (makemore split, 1000 names)" if args.names_split == "makemore" else "test (course split)"
     model = TransformerLM(model_config).to(device)
     if args.curve:  # a rough validation curve (4 random batches every `curve` steps); it costs time
         train_config = recipe.train_config(**{**asdict(train_config), "eval_every": args.curve, "eval_batches": 4})
@@ -134,6 +149,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--warmup", type=int, default=None, help="override the recipe's warm-up steps")
     parser.add_argument("--batch-size", type=int, default=None, help="override the recipe's batch size")
     parser.add_argument("--positional", default=None, help="override the recipe's positional encoding")
+    parser.add_argument("--names-split", choices=["makemore", "course"], default="makemore",
+                        help="names: makemore's split (the reference's; default) or the course's 80/10/10")
     parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's choice)")
     parser.add_argument("--device", default="cpu", help="cpu (the targets' machine), cuda or mps")
     parser.add_argument("--seed", type=int, default=1337)

@@ -1,12 +1,15 @@
 """The notebook-02 widget: its logic is the model's, its controls redraw the bars in place and never count."""
 
+import asyncio
+
 import pytest
 import torch
 
 from utils.ngram import NGramLM
 from utils.ngram_counts import NGramCounts
 from utils.tokenizers import CharTokenizer
-from utils.widgets.ngram import STRENGTHS, build_model, ngram_widget, sample_text, top_next_tokens
+from utils.widgets.autoregression import readable
+from utils.widgets.ngram import SAMPLE_DELAY_S, STRENGTHS, build_model, ngram_widget, sample_text, top_next_tokens
 
 TEXT = "the cat sat on the mat. the dog sat on the log. a cat and a dog met on a mat.\n" * 2
 
@@ -63,3 +66,31 @@ def test_controls_redraw_in_place_without_counting(setup, monkeypatch):
     assert explorer.sample.value != sample
     explorer.prefix_box.value = "zebra"
     assert "not in the vocabulary" in explorer.status.value
+
+
+def test_symbols_sit_on_their_bars(setup):
+    tokenizer, counts = setup
+    explorer = ngram_widget(counts, tokenizer, prefix="the d", n=3)
+    symbols, probs = top_next_tokens(explorer.model(), tokenizer, "the d", explorer.top)
+    labels = explorer.symbol_labels[: len(symbols)]
+    assert [label.get_text() for label in labels] == [readable(s) for s in symbols]
+    assert [label.get_position()[1] for label in labels] == pytest.approx([p + 0.01 for p in probs.tolist()])
+    assert explorer.ax.get_ylim() == (0, 1.08)  # fixed, so bars compare across n
+
+
+def test_in_a_running_event_loop_the_sample_waits_for_the_controls_to_rest(setup):
+    tokenizer, counts = setup
+
+    async def drag_the_slider():
+        explorer = ngram_widget(counts, tokenizer, prefix="the c", n=2)
+        first_sample, first_seed = explorer.sample.value, explorer.seed
+        assert first_sample  # the first sample is drawn at once
+        explorer.n_slider.value = 3
+        explorer.n_slider.value = 4  # bars follow every step; no sample yet
+        assert explorer.sample.value == first_sample and explorer.pending_sample is not None
+        await asyncio.sleep(SAMPLE_DELAY_S + 0.3)
+        assert explorer.pending_sample is None
+        assert explorer.seed == first_seed + 1  # one sample for the two changes
+        assert explorer.sample.value != first_sample
+
+    asyncio.run(drag_the_slider())

@@ -10,6 +10,7 @@ import torch
 from utils.evaluation import token_log_probs
 from utils.interface import LanguageModel
 from utils.tokenizers import Tokenizer
+from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
 
 VISIBLE = {" ": "␣", "\n": "⏎", "\t": "⇥"}
@@ -36,12 +37,19 @@ def summary(bits: torch.Tensor) -> str:
 
 
 class AutoregressionExplorer:
-    """Text box + model selector -> a bar per token of its surprisal; bars are updated in place."""
+    """Text box + model selector -> a bar per token of its surprisal; bars are updated in place.
+
+    A new text is scored by every model at once and the bits axis is set to the largest bar of
+    any of them, so switching the model compares on one scale and redraws only the bars and the
+    title over a saved background (utils.widgets.blit); a new text redraws the whole figure.
+    """
 
     def __init__(self, models: dict[str, LanguageModel], tokenizer: Tokenizer, text: str, max_tokens: int = 40):
         if not models:
             raise ValueError("give at least one model, e.g. {'uniform': UniformLM(...)}")
         self.models, self.tokenizer, self.max_tokens = models, tokenizer, max_tokens
+        self.scores: dict[str, torch.Tensor] = {}  # model name -> bits per token of the scored text
+        self.scored_text: str | None = None
         self.model_picker = widgets.Dropdown(options=list(models), description="model")
         self.model_picker.add_class("lm-main-control")
         self.text_box = widgets.Text(value=text, description="text", continuous_update=False,
@@ -54,29 +62,42 @@ class AutoregressionExplorer:
         self.ax.set_ylabel("surprisal (bits)")
         self.ax.set_xlim(-0.6, max_tokens - 0.4)
         self.ax.set_xticks(range(max_tokens))
+        self.ax.set_title(" ")  # its text changes with the model (drawn over the saved background)
+        self.blitter = Blitter(self.canvas)
         self.widget = widgets.VBox([self.model_picker, self.text_box, self.canvas.image, self.status])
         self.widget.add_class("lm-autoregression-widget")
         self.model_picker.observe(lambda _: self.update(), names="value")
         self.text_box.observe(lambda _: self.update(), names="value")
         self.update()
 
+    def _score(self, text: str) -> None:
+        """Score `text` with every model; set the token labels and the shared bits axis (raises ValueError)."""
+        scores, symbols = {}, []
+        for name, model in self.models.items():
+            symbols, bits = token_surprisals(model, self.tokenizer, text)
+            scores[name] = bits[-self.max_tokens :]
+        symbols = symbols[-self.max_tokens :]
+        self.scores, self.scored_text = scores, text
+        self.ax.set_xticklabels([readable(s) for s in symbols] + [""] * (self.max_tokens - len(symbols)))
+        highest = max(float(bits.max()) for bits in scores.values())
+        self.ax.set_ylim(0, max(8.0, highest * 1.1))
+        self.blitter.invalidate()
+
     def update(self) -> None:
-        """Recompute the surprisals for the current text and model, and redraw the bars."""
-        model = self.models[self.model_picker.value]
-        try:
-            symbols, bits = token_surprisals(model, self.tokenizer, self.text_box.value)
-        except ValueError as error:
-            self.status.value = f"<b>Cannot score this text:</b> {error}"
-            return
-        symbols, bits = symbols[-self.max_tokens :], bits[-self.max_tokens :]
+        """Show the current model's surprisals for the current text (scoring the text first if it is new)."""
+        if self.text_box.value != self.scored_text:
+            try:
+                self._score(self.text_box.value)
+            except ValueError as error:
+                self.status.value = f"<b>Cannot score this text:</b> {error}"
+                return
+        name = self.model_picker.value
+        bits = self.scores[name]
         for position, bar in enumerate(self.bars):
             bar.set_height(float(bits[position]) if position < len(bits) else 0.0)
-        labels = [readable(s) for s in symbols] + [""] * (self.max_tokens - len(symbols))
-        self.ax.set_xticklabels(labels)
-        self.ax.set_ylim(0, max(8.0, float(bits.max()) * 1.1))
-        self.ax.set_title(f"{self.model_picker.value}: surprisal of each token given the ones before")
+        self.ax.title.set_text(f"{name}: surprisal of each token given the ones before")
         self.status.value = summary(bits)
-        self.canvas.refresh()
+        self.blitter.refresh([*self.bars, self.ax.title])
 
 
 def autoregression_widget(models: dict[str, LanguageModel], tokenizer: Tokenizer, text: str) -> AutoregressionExplorer:

@@ -4,6 +4,8 @@ Left: the chosen model's attention map (last layer, mean over heads) on the pref
 Right: both models' validation loss curves, the chosen one bold. Below: text each model
 generates from the prefix. Toggling never trains anything: both models were trained before
 the widget was built; their outputs per prefix are computed once and cached (`mask_view`).
+A toggle redraws only the attention image, the title and the two curves over a saved
+background (utils.widgets.blit); a new prefix (new axis labels) redraws the whole figure.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import torch
 from utils.copy_failure import mean_attention, next_position_share
 from utils.sampling import generate
 from utils.training import TrainHistory
+from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
 
 CHOICES = {"causal mask on": "masked", "mask off": "unmasked"}
@@ -61,6 +64,8 @@ class MaskWidget(widgets.VBox):
         self.canvas = FigureWidget(figsize=(12, 4.5), dpi=72)
         self.canvas.image.add_class("lm-figure")
         self._build_figure()
+        self.blitter = Blitter(self.canvas)
+        self.labelled_prefix: str | None = None
         self.toggle.observe(lambda change: self.update(), names="value")
         self.prefix_box.observe(lambda change: self.update(), names="value")
         super().__init__([widgets.HBox([self.toggle, self.prefix_box]), self.info, self.canvas.image, self.texts])
@@ -99,16 +104,19 @@ class MaskWidget(widgets.VBox):
             return None
         view = views[chosen]
         T = len(view.tokens)
+        if prefix != self.labelled_prefix:  # new axis labels and extent: the background must be redrawn
+            self.image.set_extent((-0.5, T - 0.5, T - 0.5, -0.5))
+            labels = [repr(s)[1:-1] or " " for s in view.tokens]
+            self.ax_attention.set_xticks(range(T), labels, rotation=90)
+            self.ax_attention.set_yticks(range(T), labels)
+            self.labelled_prefix = prefix
+            self.blitter.invalidate()
         self.image.set_data(view.attention)
-        self.image.set_extent((-0.5, T - 0.5, T - 0.5, -0.5))
-        labels = [repr(s)[1:-1] or " " for s in view.tokens]
-        self.ax_attention.set_xticks(range(T), labels, rotation=90)
-        self.ax_attention.set_yticks(range(T), labels)
-        self.ax_attention.set_title(f"{chosen}: {view.next_share:.0%} of rows look one step ahead")
+        self.ax_attention.title.set_text(f"{chosen}: {view.next_share:.0%} of rows look one step ahead")
         for name, line in self.curves.items():
             line.set_linewidth(4 if name == chosen else 1.5)
             line.set_alpha(1.0 if name == chosen else 0.4)
-        self.canvas.refresh()
+        self.blitter.refresh([self.image, self.ax_attention.title, *self.curves.values()])
         self.info.value = f"showing the <b>{chosen}</b> model"
         self.texts.value = "".join(
             f"<p><b>{name}</b>{' (shown)' if name == chosen else ''}: <code>{_escape(prefix + v.generated)}</code></p>"

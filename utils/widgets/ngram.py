@@ -2,11 +2,18 @@
 
 Counting happens once, before the widget is built (an NGramCounts up to the largest n);
 a callback only picks tables out of it (NGramLM.from_counts, no counting) and reads
-probabilities, so it never "trains".
+probabilities, so it never "trains". The probability axis is fixed (0 to 1) so that bars
+compare across n and smoothings (higher n: peakier distributions); each bar carries its
+symbol above it, and a change redraws only the bars, their symbols and the title on a
+saved background (utils.widgets.blit). The new sample (about 1 ms a symbol) follows once the
+controls have rested for SAMPLE_DELAY_S, so dragging a slider redraws the bars at every step
+without queueing a sample for each one; with no event loop running (plain Python, the unit
+tests) it is drawn at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 
 import ipywidgets as widgets
@@ -17,7 +24,10 @@ from utils.ngram_counts import NGramCounts
 from utils.sampling import generate
 from utils.tokenizers import Tokenizer
 from utils.widgets.autoregression import readable
+from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
+
+SAMPLE_DELAY_S = 0.25  # the sample after a change waits this long for the controls to rest
 
 # The strength control of each smoothing: (setting name, label, min, max, step, default).
 STRENGTHS = {
@@ -56,11 +66,12 @@ class NGramExplorer:
     """Controls for n, smoothing, strength and prefix -> next-token bars (updated in place) and a sample."""
 
     def __init__(self, counts: NGramCounts, tokenizer: Tokenizer, prefix: str = "The ", n: int = 3,
-                 top: int = 15, sample_length: int = 120):
+                 top: int = 15, sample_length: int = 100):
         if counts.vocab_size != tokenizer.vocab_size:
             raise ValueError(f"the counts cover {counts.vocab_size} tokens but the tokenizer has {tokenizer.vocab_size}")
         self.counts, self.tokenizer, self.top, self.sample_length = counts, tokenizer, top, sample_length
         self.seed = 0
+        self.pending_sample: asyncio.TimerHandle | None = None
         self.n_slider = widgets.IntSlider(value=min(n, counts.max_order), min=1, max=counts.max_order, description="n")
         self.n_slider.add_class("lm-main-control")
         self.smoothing_picker = widgets.Dropdown(options=list(STRENGTHS), value="kneser_ney", description="smoothing")
@@ -73,16 +84,23 @@ class NGramExplorer:
         self.canvas.image.add_class("lm-figure")
         self.ax = self.canvas.subplots()
         self.bars = self.ax.bar(range(top), [0.0] * top, color="tab:blue")
-        self.ax.set_xticks(range(top))
+        self.symbol_labels = [self.ax.text(i, 0.0, "", ha="center", va="bottom", fontsize=15) for i in range(top)]
+        self.ax.set_xticks([])
+        self.ax.set_xlim(-0.6, top - 0.4)
+        self.ax.set_ylim(0, 1.08)  # fixed: bars compare across settings; room for the symbol above a bar of 1
+        self.ax.set_xlabel(f"the {top} most likely next symbols, most likely first")
         self.ax.set_ylabel("p(next | prefix)")
+        self.ax.set_title(" ")  # the title text changes with every update (drawn over the saved background)
+        self.blitter = Blitter(self.canvas)
         controls = widgets.HBox([self.n_slider, self.smoothing_picker, self.strength_slider])
         self.widget = widgets.VBox([controls, widgets.HBox([self.prefix_box, self.resample_button]),
                                     self.canvas.image, self.status, self.sample])
         self.widget.add_class("lm-ngram-widget")
         self._configure_strength()
         for control in (self.n_slider, self.strength_slider, self.prefix_box):
-            control.observe(lambda _: self.update(), names="value")
-        self.smoothing_picker.observe(lambda _: (self._configure_strength(), self.update()), names="value")
+            control.observe(lambda _: self.update(defer_sample=True), names="value")
+        self.smoothing_picker.observe(lambda _: (self._configure_strength(), self.update(defer_sample=True)),
+                                      names="value")
         self.resample_button.on_click(lambda _: self.resample())
         self.update()
 
@@ -102,26 +120,43 @@ class NGramExplorer:
         strength = None if self.strength_slider.disabled else self.strength_slider.value
         return build_model(self.counts, self.n_slider.value, self.smoothing_picker.value, strength)
 
-    def update(self) -> None:
-        """Redraw the bars and draw a fresh sample for the current settings."""
+    def update(self, defer_sample: bool = False) -> None:
+        """Redraw the bars and draw a fresh sample for the current settings (after a rest, if deferred)."""
         model, prefix = self.model(), self.prefix_box.value
         try:
             symbols, probs = top_next_tokens(model, self.tokenizer, prefix, self.top)
         except ValueError as error:
             self.status.value = f"<b>Cannot use this prefix:</b> {error}"
             return
-        for position, bar in enumerate(self.bars):
-            bar.set_height(float(probs[position]) if position < len(probs) else 0.0)
-        self.ax.set_xticklabels([readable(s) for s in symbols] + [""] * (self.top - len(symbols)))
-        self.ax.set_ylim(0, max(0.05, float(probs[0]) * 1.1))
+        for position, (bar, label) in enumerate(zip(self.bars, self.symbol_labels)):
+            height = float(probs[position]) if position < len(probs) else 0.0
+            bar.set_height(height)
+            label.set_text(readable(symbols[position]) if position < len(symbols) else "")
+            label.set_y(height + 0.01)
         context = prefix[-(model.n - 1) :] if model.n > 1 else ""
-        self.ax.set_title(f"n = {model.n}, {model.config.smoothing}: next symbol after {context!r}")
+        self.ax.title.set_text(f"n = {model.n}, {model.config.smoothing}: next symbol after {context!r}")
         self.status.value = f"top {len(symbols)} symbols hold {float(probs.sum()):.0%} of the probability"
-        self.canvas.refresh()
-        self.resample()
+        self.blitter.refresh([*self.bars, *self.symbol_labels, self.ax.title])
+        if defer_sample:
+            self.schedule_sample()
+        else:
+            self.resample()
+
+    def schedule_sample(self) -> None:
+        """Draw a sample once the controls rest for SAMPLE_DELAY_S (a later change restarts the wait)."""
+        if self.pending_sample is not None:
+            self.pending_sample.cancel()
+            self.pending_sample = None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (plain Python): sample now
+            self.resample()
+            return
+        self.pending_sample = loop.call_later(SAMPLE_DELAY_S, self.resample)
 
     def resample(self) -> None:
         """A new sample from the current model (a new seed each time)."""
+        self.pending_sample = None
         self.seed += 1
         try:
             text = sample_text(self.model(), self.tokenizer, self.prefix_box.value, self.sample_length, self.seed)

@@ -3,7 +3,9 @@
 The model runs once, when the widget is built (or when the context text changes); moving
 T, k or p only re-weights the stored logits (`temperature_view`), so it never re-runs the
 model. Bars keep a fixed order (by logit, which no temperature changes), kept tokens are
-coloured, cut ones grey, and a dashed line marks where top-k / top-p cut.
+coloured, cut ones grey, and a dashed line marks where top-k / top-p cut. The probability
+axis is fixed (0 to 1), so a higher T visibly flattens the bars and a lower one sharpens them;
+a change redraws only the bars and the cut-off over a saved background (utils.widgets.blit).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 import torch
 
 from utils.sampling import next_token_probs, softmax_with_temperature
+from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
 
 KEPT_COLOUR, CUT_COLOUR = "#1f77b4", "#c8c8c8"
@@ -98,6 +101,7 @@ class TemperatureWidget(widgets.VBox):
         ax.set_title(f"next token after {context[-30:]!r}" if context else "next-token distribution")
         self.cutoff_line = ax.axvline(-0.5, color="crimson", linestyle="--", linewidth=2)
         self.axes = ax
+        self.blitter = Blitter(self.canvas)  # the axis stays fixed (0 to 1): a change redraws bars and cut-off only
 
     def settings(self) -> tuple[float, int | None, float | None]:
         """(T, k or None, p or None) from the controls."""
@@ -115,8 +119,7 @@ class TemperatureWidget(widgets.VBox):
         cut = view.n_kept - 0.5
         self.cutoff_line.set_xdata([cut, cut])
         self.cutoff_line.set_visible(view.n_kept < self.n_bars)
-        self.axes.set_ylim(0, max(0.05, float(view.probs.max()) * 1.1))
-        self.canvas.refresh()
+        self.blitter.refresh([*self.bars, self.cutoff_line])
         full = next_token_probs(self.logits, temperature, k, p)  # (V,)
         samples = draw_samples(full, self.n_samples, self.generator)
         self.samples_box.value = "<b>samples:</b> <code>" + " ".join(_label(self.symbols[i]) for i in samples) + "</code>"
