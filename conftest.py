@@ -3,13 +3,19 @@
 Set before any kernel starts, so notebook kernels inherit them:
     LM_DATA_MIRROR   -> ../shared/data when that folder exists (offline corpora)
     LM_FAST=1        -> notebooks use their documented fast sizes (see utils.settings)
+    LM_CHECKPOINT_DIR -> a fresh temporary folder for the run, removed at exit, so the notebooks'
+                        model cache (utils.zoo) never reads or writes the user's ~/.cache and
+                        every run trains its fast models from scratch (seconds in fast mode)
     OMP_NUM_THREADS=1 -> one intra-op thread per kernel. On a shared 2-core machine, threads
                         that wait for each other cost far more than they gain: 100 training
                         steps of the bigram model took 0.7 s with one thread and 12.5 s with two
                         on this machine under load. Override by setting it before `pytest`.
 """
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -19,3 +25,7 @@ if "LM_DATA_MIRROR" not in os.environ and SHARED_DATA.is_dir():
     os.environ["LM_DATA_MIRROR"] = str(SHARED_DATA)
 os.environ.setdefault("LM_FAST", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+if "LM_CHECKPOINT_DIR" not in os.environ:
+    _checkpoints = tempfile.mkdtemp(prefix="lm-test-checkpoints-")
+    os.environ["LM_CHECKPOINT_DIR"] = _checkpoints
+    atexit.register(shutil.rmtree, _checkpoints, ignore_errors=True)
