@@ -7,7 +7,7 @@ from utils.batching import batch_sampler
 from utils.checkpoint import load_checkpoint, save_checkpoint
 from utils.evaluation import evaluate
 from utils.interface import LanguageModel
-from utils.positional import POSITIONAL_KINDS
+from utils.positional import POSITIONAL_KINDS, sinusoidal_encoding
 from utils.sampling import generate
 from utils.training import TrainConfig, train
 from utils.transformer import TransformerConfig, TransformerLM, TransformerState, count_parameters
@@ -218,3 +218,13 @@ def test_speed_benchmark_runs_on_a_tiny_setting(capsys):
     assert (ours["recipe"], reference["recipe"]) == ("course", "reference")
     assert ours["steps"] == reference["steps"] == 3 and reference["batch_size"] == 32
     assert 2.0 < ours["loss"] < 4.0 and ours["params"] > 100_000 and ours["time_ratio_to_reference"] > 0
+
+
+def test_sinusoidal_positions_scale_the_token_embeddings_by_sqrt_d_model():
+    model = small_model(positional="sinusoidal")
+    idx = torch.randint(0, V, (2, 7))
+    d_model = model.config.d_model
+    expected = model.token_embedding(idx) * d_model**0.5 + sinusoidal_encoding(7, d_model, 3)  # (B, T, D)
+    assert torch.allclose(model._embed(idx, offset=3), expected, atol=1e-6)
+    learned = small_model(positional="learned")
+    assert torch.allclose(learned._embed(idx, 0), learned.token_embedding(idx) + learned.position_embedding(7, 0))

@@ -7,7 +7,9 @@ Reading order: TransformerConfig -> FeedForward -> Block -> TransformerState -> 
     Block, Post-LN: x = LN(x + Attn(x));  x = LN(x + FFN(x))      (the 2017 original)
 
 Positions (config.positional, see utils.positional): "none", "sinusoidal" or "learned" are
-added to the embeddings; "relative" adds a bias b_ij = f(i - j) to every layer's scores (one
+added to the embeddings (for "sinusoidal" the token embeddings are first scaled by
+sqrt(d_model), as in the 2017 paper, so the fixed encoding does not drown them);
+"relative" adds a bias b_ij = f(i - j) to every layer's scores (one
 table shared by all layers); "rotary" rotates q and k in every layer. Only "learned" has a
 hard length limit: model.context_length is config.context_length then, and None otherwise
 (config.context_length is always the training length).
@@ -176,6 +178,9 @@ class TransformerLM(LanguageModel):
         if self.position_embedding is not None:
             x = x + self.position_embedding(T, offset)  # (T, D) broadcast over B
         elif self.config.positional == "sinusoidal":
+            # the fixed encoding has values of size 1; tokens initialised at std 0.02 would be drowned,
+            # so (as Vaswani et al. 2017, section 3.4) the token embeddings are scaled by sqrt(d_model)
+            x = x * math.sqrt(self.config.d_model)
             x = x + sinusoidal_encoding(T, self.config.d_model, offset, device=idx.device).to(x.dtype)
         return self.embedding_dropout(x)
 
