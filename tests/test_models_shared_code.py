@@ -15,7 +15,7 @@ from utils.evaluation import Metrics, evaluate, evaluate_split
 from utils.interface import LanguageModel, register_model
 from utils.sampling import generate, generate_text
 from utils.tokenizers import CharTokenizer
-from utils.training import TrainConfig, learning_rate, train
+from utils.training import TrainConfig, autocast_dtype, learning_rate, train
 
 
 @dataclass
@@ -167,3 +167,13 @@ def test_unregistered_models_cannot_be_checkpointed(tmp_path):
 
     with pytest.raises(ValueError, match="not registered"):
         save_checkpoint(tmp_path / "x.pt", Loose(TinyConfig(3)))
+
+
+def test_training_uses_bf16_autocast_only_on_cuda_gpus_that_support_it(monkeypatch):
+    assert autocast_dtype(torch.device("cpu")) is None
+    assert autocast_dtype(torch.device("mps")) is None
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kwargs: True)
+    assert autocast_dtype(torch.device("cuda")) is torch.bfloat16
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kwargs: False)  # e.g. a pre-Ampere GPU
+    assert autocast_dtype(torch.device("cuda")) is None

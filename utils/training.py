@@ -104,6 +104,17 @@ def estimate_loss(model: LanguageModel, batches: Callable[[], Batch], num_batche
     return sum(losses) / len(losses)
 
 
+def autocast_dtype(device: torch.device) -> torch.dtype | None:
+    """The reduced precision of the forward pass on `device`: bf16 on CUDA GPUs that support it, else None (fp32).
+
+    bf16 keeps fp32's exponent range, so no loss scaling is needed; fp16 would need a GradScaler,
+    and on CPU and Apple MPS the course's small models gain little, so they train in fp32.
+    """
+    if device.type == "cuda" and torch.cuda.is_available() and torch.cuda.is_bf16_supported():
+        return torch.bfloat16
+    return None
+
+
 def train(
     model: LanguageModel,
     train_batches: Callable[[], Batch],
@@ -124,7 +135,7 @@ def train(
         raise ValueError(f"{type(model).__name__} has no trainable parameters; it is fitted, not trained")
     optimizer = optimizer or make_optimizer(model, config)
     device = model.device
-    use_bf16 = device.type == "cuda" and torch.cuda.is_bf16_supported()
+    low_precision = autocast_dtype(device)
     history = TrainHistory()
     model.train()
     start = time.perf_counter()
@@ -135,7 +146,7 @@ def train(
             group["lr"] = lr
         x, y = train_batches()
         x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
-        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=use_bf16):
+        with torch.autocast(device.type, dtype=low_precision or torch.bfloat16, enabled=low_precision is not None):
             loss = model.loss(x, y)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
