@@ -36,9 +36,9 @@ _ITEMS_MODEL = dict(context_length=16, n_layer=4, n_head=4, d_model=64, dropout=
 
 _RECIPES = {
     # running text (pydocs, shakespeare): the nanoGPT CPU class, 4 layers x 4 heads x 128 wide, context 64.
-    # Measured on Tiny Shakespeare (90/10), quiet 2-core machine: this recipe 1.862 in 43.3 s (nanoGPT's
-    # settings on this model: 1.868 in 66.8 s). Earlier tries: rotary + batch 16 + lr 5e-3 reached 1.833 after 1000 steps and
-    # 1.903 after 750 steps at lr 4e-3; learned positions, batch 32, lr 4e-3, 600 steps: 1.891; this recipe: 1.861.
+    # Measured on Tiny Shakespeare (90/10, benchmarks/bench_transformer_speed.py, 2-core machine): this recipe
+    # 1.862 in 43.3 s; nanoGPT's settings on this model 1.868 in 66.8 s. Other tries: 1000 steps 1.833;
+    # 750 steps at lr 4e-3 1.903; learned positions, batch 32, lr 4e-3, 600 steps 1.891.
     "text": Recipe(
         _TEXT_MODEL,
         TrainConfig(steps=900, lr=5e-3, warmup_steps=60, schedule="cosine", min_lr_ratio=0.1, grad_clip=1.0),

@@ -39,5 +39,6 @@ class FigureWidget:
         return buffer.getvalue()
 
     def refresh(self) -> None:
-        """Re-render the figure into the Image widget."""
+        """Re-render the whole figure into the Image widget (it skips artists a Blitter has marked animated:
+        a widget redraws either this way or with utils.widgets.blit.Blitter, not both)."""
         self.image.value = self.render()
