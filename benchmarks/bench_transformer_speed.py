@@ -22,9 +22,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from pathlib import Path
 import time
 from dataclasses import asdict
+from pathlib import Path
 
 import torch
 

@@ -43,6 +43,11 @@ def test_switching_model_or_text_redraws_in_place(setup):
     heights = [b.get_height() for b in bars[:3]]
     expected = token_surprisals(models["unigram"], tok, "abba")[1].tolist()
     assert heights == pytest.approx(expected)
+    scale = explorer.ax.get_ylim()
+    explorer.model_picker.value = "uniform"  # one scale for every model of a text
+    assert explorer.ax.get_ylim() == scale
+    highest = max(float(token_surprisals(m, tok, "abba")[1].max()) for m in models.values())
+    assert scale[1] >= highest
     explorer.text_box.value = "a b"
     assert [t.get_text() for t in explorer.ax.get_xticklabels()[:2]] == [readable(" "), "b"]
     assert "lm-autoregression-widget" in explorer.widget._dom_classes

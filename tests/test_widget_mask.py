@@ -5,7 +5,7 @@ import pytest
 import torch
 
 import utils.training
-from utils.copy_failure import judged_nll, next_position_share, sample_continuations
+from utils.copy_failure import next_position_share, sample_continuations
 from utils.tokenizers import CharTokenizer
 from utils.training import TrainHistory
 from utils.transformer import TransformerConfig, TransformerLM
@@ -42,11 +42,11 @@ def test_masked_attention_never_looks_ahead():
     assert np.triu(unmasked.attention, 1).sum() > 0.1
 
 
-def test_judged_nll_is_per_token():
+def test_sample_continuations_gives_n_samples_of_the_asked_length():
     model = tiny(True)
     samples = sample_continuations(model, [1, 2], 3, 10)
     assert len(samples) == 3 and all(len(s) == 10 for s in samples)
-    assert 0 < judged_nll(model, [1, 2], samples) < 10
+    assert all(0 <= token < model.vocab_size for s in samples for token in s)
 
 
 def test_widget_toggles_without_training(monkeypatch):

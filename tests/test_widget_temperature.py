@@ -72,6 +72,7 @@ def test_widget_controls_do_not_rerun_the_model():
     widget.resample_button.click()
     assert model.calls == 1  # T, k, p and resampling re-weight the stored logits only
     assert widget.canvas.image.value != first_png
+    assert widget.axes.get_ylim() == (0, 1)  # a fixed axis: a higher T shows as flatter bars
 
 
 def test_bad_input():

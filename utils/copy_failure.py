@@ -15,8 +15,6 @@ import torch
 
 from utils.batching import batch_sampler
 from utils.dataset import Dataset
-from utils.decoding import sequence_log_prob
-from utils.interface import LanguageModel
 from utils.sampling import generate
 from utils.training import TrainConfig, TrainHistory, train
 from utils.transformer import TransformerConfig, TransformerLM
@@ -69,12 +67,6 @@ def sample_continuations(
     generator = torch.Generator().manual_seed(seed)
     out = generate(model, torch.tensor([list(prefix)] * n_samples), length, generator=generator)  # (N, P + length)
     return out[:, len(prefix) :].tolist()
-
-
-def judged_nll(judge: LanguageModel, prefix: Sequence[int], samples: Sequence[Sequence[int]]) -> float:
-    """Mean NLL per token (nats) that `judge` gives the samples after `prefix`: how corpus-like they look to it."""
-    total = sum(-sequence_log_prob(judge, torch.tensor(prefix), torch.tensor(s)) for s in samples)
-    return total / sum(len(s) for s in samples)
 
 
 @torch.no_grad()

@@ -1,6 +1,6 @@
 """Temperature, top-k and top-p explorer: the next-token distribution as bars, with the cut-off, and fresh samples.
 
-The model runs once, when the widget is built (or when the context text changes); moving
+The model runs once, when the widget is built (another context: build another widget); moving
 T, k or p only re-weights the stored logits (`temperature_view`), so it never re-runs the
 model. Bars keep a fixed order (by logit, which no temperature changes), kept tokens are
 coloured, cut ones grey, and a dashed line marks where top-k / top-p cut. The probability
