@@ -346,7 +346,7 @@ def test_a_stopped_helper_counts_as_dead_and_is_replaced() -> None:
 
     def job(nb) -> dict:
         plan = plan_submission(source, nb, exercise_list)
-        return {"cells": plan.cells, "imports": plan.imports, "solution_names": plan.solution_names}
+        return plan.job()
 
     with Zygote(["torch"], grace_s=3.0) as helper:
         started = time.monotonic()

@@ -147,7 +147,7 @@ def test_course_notebook_releases(path: Path) -> None:
 def _run(zygote: Zygote, source_nb, submission_nb, timeout_s: float) -> tuple[object, RunResult]:
     exercise_list = validate_source(source_nb)
     plan = plan_submission(source_nb, submission_nb, exercise_list)
-    job = {"cells": plan.cells, "imports": plan.imports, "solution_names": plan.solution_names}
+    job = plan.job()
     return plan, zygote.run(job, timeout_s, 4 * 2**30)
 
 

@@ -60,3 +60,8 @@ def check_distribution(probs: Any, name: str, atol: float = 1e-5) -> None:
     worst_sum = float(sums.flatten()[worst]) if sums.dim() else float(sums)
     if abs(worst_sum - 1) > atol:
         raise CheckFailed(f"{name}: probabilities must sum to 1, but one row sums to {worst_sum:.4f}")
+
+
+def checks_passed(exercise: str) -> None:
+    """Say that every visible check of `exercise` passed (the last line of its test cell's visible part)."""
+    print(f"✓ {exercise}: all visible checks passed")

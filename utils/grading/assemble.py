@@ -13,14 +13,30 @@ from utils.grading.notebook import Exercise, grade_id, is_solution, is_test
 _TRANSFORMER = TransformerManager()
 
 
+SKIP_TAG = "skip-when-grading"  # a source cell with this tag is not run by the grader (the exercises do not need it)
+
+
 @dataclass
 class Plan:
-    """What the harness runs: cells in order, the reference imports, and the exercises already lost."""
+    """What the harness runs: cells in order, the reference imports, deny-lists, and the exercises already lost.
+
+    Each cell is {"kind": "code" | "test", "grade_id", "source", "role", "exercise"}; role is
+    "trusted" (an instructor cell, unchanged), "changed" (an instructor cell the student edited),
+    "solution" (a solution cell of exercise `exercise`), "added" (a cell the source does not have) or
+    "test" (the original test cell of exercise `exercise`).
+    """
 
     cells: list[dict] = field(default_factory=list)
     imports: list[str] = field(default_factory=list)
     solution_names: list[str] = field(default_factory=list)
     lost: dict[str, str] = field(default_factory=dict)
+    denied: dict[str, list[str]] = field(default_factory=dict)
+    skipped: int = 0
+
+    def job(self) -> dict:
+        """The job the harness runs (everything it needs, as JSON-able data)."""
+        return {"cells": self.cells, "imports": self.imports, "solution_names": self.solution_names,
+                "denied": self.denied}
 
 
 def python_source(source: str) -> str:
@@ -81,12 +97,25 @@ def reference_imports(source_nb: Any) -> tuple[list[str], list[str]]:
     return imports, sorted(solution_names)
 
 
+def _tags(cell: Any) -> list[str]:
+    """A cell's metadata tags."""
+    tags = cell.get("metadata", {}).get("tags", [])
+    return [tag for tag in tags if isinstance(tag, str)] if isinstance(tags, list) else []
+
+
 def plan_submission(source_nb: Any, submission_nb: Any, exercise_list: list[Exercise]) -> Plan:
     """Cells to run for one submission; tests come from the source whatever the student did to them."""
     tests = {exercise.test_id: exercise for exercise in exercise_list}
+    owner = {sid: exercise.test_id for exercise in exercise_list for sid in exercise.solution_ids}
     source_order = [grade_id(cell) for cell in source_nb.cells if is_solution(cell) or is_test(cell)]
+    instructor = [cell for cell in source_nb.cells if cell.cell_type == "code" and not is_solution(cell)
+                  and not is_test(cell)]
+    instructor_sources = {cell.source for cell in instructor}
+    instructor_ids = {cell.get("id") for cell in instructor if cell.get("id")}
+    skip_ids = {cell.get("id") for cell in source_nb.cells if cell.get("id") and SKIP_TAG in _tags(cell)}
     plan = Plan()
     plan.imports, plan.solution_names = reference_imports(source_nb)
+    plan.denied = {exercise.test_id: list(exercise.denied) for exercise in exercise_list if exercise.denied}
     placed, present = set(), set()
     for cell in submission_nb.cells:
         gid = grade_id(cell)
@@ -95,10 +124,20 @@ def plan_submission(source_nb: Any, submission_nb: Any, exercise_list: list[Exer
         if cell.cell_type != "code":
             continue
         if gid in tests and gid not in placed:
-            plan.cells.append({"kind": "test", "grade_id": gid, "source": tests[gid].test_source})
+            plan.cells.append({"kind": "test", "grade_id": gid, "source": tests[gid].test_source, "role": "test",
+                               "exercise": gid})
             placed.add(gid)
+        elif cell.get("id") in skip_ids and gid not in owner:
+            plan.skipped += 1
         else:
-            plan.cells.append({"kind": "code", "grade_id": gid, "source": cell.source})
+            if gid in owner:
+                role = "solution"
+            elif cell.source in instructor_sources:
+                role = "trusted"
+            else:
+                role = "changed" if cell.get("id") in instructor_ids else "added"
+            plan.cells.append({"kind": "code", "grade_id": gid, "source": cell.source, "role": role,
+                               "exercise": owner.get(gid)})
     for exercise in exercise_list:
         if exercise.test_id not in placed:
             _insert_test(plan, exercise, source_order)
@@ -117,4 +156,5 @@ def _insert_test(plan: Plan, exercise: Exercise, source_order: list[str]) -> Non
     for index, cell in enumerate(plan.cells):
         if cell["grade_id"] in before:
             position = index + 1
-    plan.cells.insert(position, {"kind": "test", "grade_id": exercise.test_id, "source": exercise.test_source})
+    plan.cells.insert(position, {"kind": "test", "grade_id": exercise.test_id, "source": exercise.test_source,
+                                 "role": "test", "exercise": exercise.test_id})

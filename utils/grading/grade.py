@@ -24,7 +24,8 @@ from utils.grading.sandbox import RunResult, Zygote, preload_modules
 
 SUSPICIOUS = re.compile(
     r"_getframe|\bgc\b|ctypes|\binspect\b|__closure__|__code__|settrace|setprofile|sys\.monitoring|/proc/|"
-    r"os\._exit|\bfork\b|setsid|getppid|\bkill|sys\.modules|\bbuiltins\b|__builtins__"
+    r"os\._exit|\bfork\b|setsid|getppid|\bkill|sys\.modules|\bbuiltins\b|__builtins__|\bcompile\(|\bexec\(|"
+    r"_profile_hook"
 )
 
 
@@ -76,7 +77,11 @@ def _tampered(records: list[dict], plan: Plan) -> bool:
     seen_tests, last_cell, previous = set(), -1, {}
     for record in records:
         index = record.get("index")
-        if record.get("event") in {"cell", "cell_error"} and not (isinstance(index, int) and 0 <= index < len(plan.cells)):
+        if record.get("event") in {"cell", "cell_error", "denied"} and not (
+            isinstance(index, int) and 0 <= index < len(plan.cells)
+        ):
+            return True
+        if record.get("event") == "denied" and not isinstance(record.get("grade_id"), str):
             return True
         if record.get("event") == "test" and not isinstance(record.get("grade_id"), str):
             return True
@@ -108,6 +113,13 @@ def rows_from_run(student: str, source: Source, plan: Plan, result: RunResult, t
         return _lost_rows(student, source, "0 points: the grader's results were tampered with" + note)
     tests = {r["grade_id"]: r for r in result.records if r.get("event") == "test"}
     cell_errors = {r["index"]: r["message"] for r in result.records if r.get("event") == "cell_error"}
+    denied: dict[str, str] = {}
+    for record in result.records:
+        if record.get("event") == "denied":
+            where = plan.cells[record["index"]]["grade_id"] or f"cell {record['index'] + 1}"
+            denied.setdefault(record["grade_id"], f"{record.get('message', '')} (in {where})")
+        elif record.get("event") == "test" and record.get("denied"):
+            denied.setdefault(record["grade_id"], str(record["denied"][0]) + " (while the tests ran)")
     rows = []
     for exercise in source.exercises:
         if exercise.test_id in plan.lost:
@@ -115,7 +127,9 @@ def rows_from_run(student: str, source: Source, plan: Plan, result: RunResult, t
                             "0 points: " + plan.lost[exercise.test_id] + note))
             continue
         record = tests.get(exercise.test_id)
-        if record is None:
+        if exercise.test_id in denied:
+            feedback = "failed: " + denied[exercise.test_id]
+        elif record is None:
             feedback = _stop_reason(result, plan, timeout_s)
         elif record.get("passed") is True:
             feedback = "passed"
@@ -153,13 +167,15 @@ def grade_one(student_dir: Path, source: Source, zygote: Zygote, timeout_s: floa
         reason = str(err).split(": ", 1)[-1]
         return _lost_rows(student, source, f"0 points: the submitted {source.name} could not be read: {reason}")
     plan = plan_submission(source.notebook, submission, source.exercises)
-    job = {"cells": plan.cells, "imports": plan.imports, "solution_names": plan.solution_names}
-    result = zygote.run(job, timeout_s, memory_bytes)
+    result = zygote.run(plan.job(), timeout_s, memory_bytes)
     return rows_from_run(student, source, plan, result, timeout_s)
 
 
-def student_dirs(submissions: Path, only: list[str] | None = None) -> list[Path]:
-    """The students' folders (one per student), sorted; hidden folders are skipped."""
+def student_dirs(submissions: Path, only: list[str] | None = None,
+                 shard: tuple[int, int] | None = None) -> list[Path]:
+    """The students' folders (one per student), sorted; hidden folders are skipped; `shard` (i, N) keeps share i."""
+    from utils.grading.shard import shard_of
+
     if not submissions.is_dir():
         raise FileNotFoundError(f"{submissions}: no such folder of submissions (one folder per student)")
     found = sorted(p for p in submissions.iterdir() if p.is_dir() and not p.name.startswith("."))
@@ -168,25 +184,44 @@ def student_dirs(submissions: Path, only: list[str] | None = None) -> list[Path]
         if unknown:
             raise ValueError(f"no submission folder for student(s) {unknown} in {submissions}")
         found = [p for p in found if p.name in only]
+    if shard is not None:
+        mine = set(shard_of([p.name for p in found], *shard))
+        found = [p for p in found if p.name in mine]
     return found
 
 
 def grade(sources: list[Source], submissions: Path, out_dir: Path, timeout_s: float = 300.0,
-          memory_bytes: int = 4 * 2**30, students: list[str] | None = None, jobs: int = 1) -> list[Row]:
-    """Grade every student's notebooks, write grades.csv and feedback/<student>.md; returns the new rows."""
-    folders = student_dirs(submissions, students)
+          memory_bytes: int = 4 * 2**30, students: list[str] | None = None, jobs: int = 1,
+          sandbox: str = "auto", shard: tuple[int, int] | None = None,
+          source_dirs: list[Path] | None = None) -> list[Row]:
+    """Grade every student's notebooks, write grades.csv and feedback/<student>.md; returns the new rows.
+
+    sandbox: "auto" (bubblewrap when it works here, else one line saying so), "required" or "off".
+    shard: (i, N) grades share i of N of the students and writes shard.json for `merge`.
+    source_dirs: folders of source notebooks to hide from the submissions (besides notebooks/).
+    """
+    from utils.grading.bwrap import SandboxSpec, choose_sandbox
+    from utils.grading.scrub import scrub_rows
+    from utils.grading.shard import write_manifest
+
+    folders = student_dirs(submissions, students, shard)
     tasks = [(folder, source) for folder in folders for source in sources]
     preload = ["torch"] + [m for s in sources for m in preload_modules(reference_imports(s.notebook)[0])]
+    course_sources = Path(__file__).resolve().parents[2] / "notebooks"
+    hidden = [submissions, out_dir, course_sources, course_sources.parent / ".git", *(source_dirs or [])]
+    isolate = choose_sandbox(sandbox)
     zygotes: queue.Queue[Zygote] = queue.Queue()
     workers = max(1, min(jobs, len(tasks)))
     try:
         for _ in range(workers):
-            zygotes.put(Zygote(preload))
+            spec = SandboxSpec(hidden=[Path(p).absolute() for p in hidden]) if isolate else None
+            zygotes.put(Zygote(preload, sandbox=spec))
 
         def work(task: tuple[Path, Source]) -> list[Row]:
             zygote = zygotes.get()
             try:
-                return grade_one(task[0], task[1], zygote, timeout_s, memory_bytes)
+                return scrub_rows(grade_one(task[0], task[1], zygote, timeout_s, memory_bytes), task[1].exercises,
+                                  task[1].notebook)
             except Exception as error:  # noqa: BLE001 - one submission must never stop the others
                 return _lost_rows(task[0].name, task[1], f"0 points: the grader failed on this submission "
                                                          f"({type(error).__name__}: {error}); grade it by hand")
@@ -206,4 +241,7 @@ def grade(sources: list[Source], submissions: Path, out_dir: Path, timeout_s: fl
         mine = [row for row in all_rows if row.student == folder.name]
         write_atomically(out_dir / "feedback" / f"{safe_file_name(folder.name)}.md",
                          feedback_markdown(folder.name, mine))
+    if shard is not None:
+        write_manifest(out_dir, shard[0], shard[1], [p.name for p in student_dirs(submissions, students)],
+                       [f.name for f in folders], [s.name for s in sources])
     return rows

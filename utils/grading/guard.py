@@ -45,6 +45,30 @@ class Guard:
             elif isinstance(value, type) and _protected(getattr(value, "__module__", "") or ""):
                 self._remember(value)
 
+    def accept(self) -> None:
+        """Take the current state as the new baseline (after a trusted cell): changed values, new modules."""
+        for _owner, attributes in self._namespaces:
+            current = vars(_owner)
+            for name, value in list(attributes.items()):
+                now = current.get(name, _MISSING)
+                if now is not value:
+                    if now is _MISSING:
+                        del attributes[name]
+                    else:
+                        attributes[name] = now
+            for name, value in current.items():
+                if name not in attributes:
+                    attributes[name] = value
+                    if isinstance(value, types.FunctionType) and id(value) not in self._seen:
+                        self._seen.add(id(value))
+                        self._functions.append((value, (value.__code__, value.__defaults__, value.__kwdefaults__)))
+        self._functions = [(f, (f.__code__, f.__defaults__, f.__kwdefaults__)) for f, _ in self._functions]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for name, module in list(sys.modules.items()):
+                if module is not None and id(module) not in self._seen and _protected(name):
+                    self._remember(module)
+
     def restore(self) -> int:
         """Put back every changed attribute and function body; returns how many were changed."""
         changed = 0

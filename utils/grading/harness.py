@@ -1,8 +1,12 @@
 """What the forked child does with one submission (see `zygote`): run its cells, report each test.
 
-Student cells run in an IPython shell. Before each test cell the harness undoes changes to the
-package and libraries (`Guard`), lays the instructor's imports (captured before any student code
-ran) over the student's names, and runs the ORIGINAL test source with plain `exec`. Outcomes go
+Student cells run in an IPython shell. Before each test cell, and before each of the instructor's
+unchanged cells, the harness undoes the changes the student's cells made to the package and
+libraries (`Guard`; what the instructor's own cells change becomes the new baseline, so it is never
+blamed on the student), lays the instructor's imports (captured before any student code ran) over
+the student's names, and runs the ORIGINAL test source with plain `exec`. While the student's code
+runs (solution cells, added cells, tests), `deny.CallMonitor` watches for calls into the exercise's
+denied reference functions. Outcomes go
 to a result file as JSON lines carrying a per-run random token the parent checks; stdout, which
 the student can print to, is never read for results.
 """
@@ -63,35 +67,127 @@ def _reference_namespace(imports: list[str], solution_names: list[str]) -> dict[
     return namespace
 
 
-def _test_runner(user_ns: dict, reference: dict, report: Callable[[dict], None]) -> Callable[[dict], None]:
-    """A function that runs one original test cell against fresh references and reports the outcome."""
-    from utils.grading.guard import Guard
+class _Grader:
+    """Runs cells and tests for one submission: library changes undone, denied calls watched, outcomes reported."""
 
-    guard, run, settrace, setprofile, gettrace = Guard(), exec, sys.settrace, sys.setprofile, sys.gettrace
-    real_builtins = builtins
+    def __init__(self, shell: Any, job: dict, report: Callable[[dict], None]) -> None:
+        from utils.grading.deny import CallMonitor, DenyTable, library_file_checker
+        from utils.grading.guard import Guard
 
-    def run_test(cell: dict) -> None:
-        restored = guard.restore()
-        settrace(None)
-        setprofile(None)
-        namespace = dict(user_ns)
-        namespace.update(reference)
-        namespace["__builtins__"] = real_builtins
-        passed, message, line, file_name = True, "", None, f"<test {cell['grade_id']}>"
+        self.shell, self.user_ns, self.report = shell, shell.user_ns, report
+        self.reference = _reference_namespace(job["imports"], job["solution_names"])
+        self.denied: dict[str, list[str]] = job.get("denied", {})
+        table = DenyTable.build(self.denied)  # resolved before any student code runs
+        for error in table.errors:
+            report({"event": "grader_note", "message": error})
+        self.trusted_names: set[str] = set()
+        self.is_library = library_file_checker()
+        self.monitor = CallMonitor(table, self._is_student_frame)
+        self.guard = Guard()  # before any cell: the libraries as the grader loaded them
+        self.pending_changes = 0  # changes made by the student's cells since the last test
+        self._trusted_cell = False
+        self._wrap_compiler()
+        self._run, self._settrace, self._setprofile, self._gettrace = exec, sys.settrace, sys.setprofile, sys.gettrace
+
+    def _wrap_compiler(self) -> None:
+        """Remember the code names IPython gives the instructor's unchanged cells (their frames are trusted)."""
+        compiler, original = self.shell.compile, self.shell.compile.cache
+
+        def cache(*args: Any, **kwargs: Any) -> str:
+            name = original(*args, **kwargs)
+            if self._trusted_cell:
+                self.trusted_names.add(name)
+            return name
+
+        compiler.cache = cache
+
+    def _is_student_frame(self, frame: Any) -> bool:
+        """True for a frame of the student's code: a notebook cell they wrote or changed, or code they made."""
+        name = frame.f_code.co_filename
+        if name in self.trusted_names:
+            return False
+        if frame.f_globals is self.user_ns:
+            return True
+        return not self.is_library(name)
+
+    def _watched(self, cell: dict) -> list[str]:
+        """The denied paths to watch while this cell runs."""
+        role, exercise = cell.get("role"), cell.get("exercise")
+        if role in ("solution", "test"):
+            return list(self.denied.get(exercise, []))
+        if role == "added":
+            return sorted({path for paths in self.denied.values() for path in paths})
+        return []
+
+    def _blame(self, cell: dict, violations: list) -> dict[str, list[str]]:
+        """Exercise -> messages for the violations seen while `cell` ran."""
+        from utils.grading.deny import TAMPERING
+
+        blamed: dict[str, list[str]] = {}
+        for violation in violations:
+            if cell.get("role") in ("solution", "test"):
+                targets = [cell["exercise"]]
+            else:
+                targets = [gid for gid, paths in self.denied.items()
+                           if violation.path in paths or violation.path == TAMPERING]
+            for gid in targets:
+                blamed.setdefault(gid, []).append(violation.message())
+        return blamed
+
+    def code_cell(self, index: int, cell: dict) -> None:
+        """Run one of the submission's code cells (instructor cells on unpatched libraries)."""
+        trusted = cell.get("role") == "trusted"
+        if trusted:
+            self.pending_changes += self.guard.restore()
+        watched = self._watched(cell)
+        self._trusted_cell = trusted
+        if watched:
+            self.monitor.start(watched)
         try:
-            run(compile(cell["source"], file_name, "exec", optimize=0), namespace)
+            outcome = self.shell.run_cell(cell["source"], store_history=False)
+            error = outcome.error_before_exec or outcome.error_in_exec
+        except BaseException as failure:  # noqa: BLE001
+            error = failure
+        finally:
+            violations = self.monitor.stop() if watched else []
+            self._trusted_cell = False
+        if trusted:
+            self.guard.accept()  # what the instructor's cell changed is the new baseline, never the student's fault
+        if error is not None:
+            self.report({"event": "cell_error", "index": index, "message": _describe(error)})
+        for gid, messages in self._blame(cell, violations).items():
+            self.report({"event": "denied", "index": index, "grade_id": gid, "message": messages[0]})
+
+    def test_cell(self, cell: dict) -> None:
+        """Run one ORIGINAL test cell against fresh references and report the outcome."""
+        self.pending_changes += self.guard.restore()
+        restored, self.pending_changes = self.pending_changes, 0
+        self._settrace(None)
+        self._setprofile(None)
+        namespace = dict(self.user_ns)
+        namespace.update(self.reference)
+        namespace["__builtins__"] = builtins
+        passed, message, line, file_name = True, "", None, f"<test {cell['grade_id']}>"
+        self.trusted_names.add(file_name)
+        watched = self._watched(cell)
+        code = compile(cell["source"], file_name, "exec", optimize=0)
+        if watched:
+            self.monitor.start(watched)
+        try:
+            self._run(code, namespace)
         except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt fail the test too
             passed, message, line = False, _describe(error), _failing_line(error, file_name)
-        if passed and gettrace() is not None:
+        finally:
+            violations = self.monitor.stop() if watched else []
+        if passed and self._gettrace() is not None:
             passed, message = False, "a trace function was installed while the test ran"
-        settrace(None)
+        self._settrace(None)
         for name, value in namespace.items():
-            if reference.get(name, _MISSING) is not value and name != "__builtins__":
-                user_ns[name] = value
-        report({"event": "test", "grade_id": cell["grade_id"], "passed": passed, "message": message,
-                "line": line, "restored": restored})
-
-    return run_test
+            if self.reference.get(name, _MISSING) is not value and name != "__builtins__":
+                self.user_ns[name] = value
+        denied = self._blame(cell, violations).get(cell["grade_id"], [])
+        self.report({"event": "test", "grade_id": cell["grade_id"], "passed": passed, "message": message,
+                     "line": line, "restored": restored, "denied": denied[:1]})
 
 
 _MISSING = object()
@@ -106,20 +202,12 @@ def run(job: dict) -> None:
     config = Config()
     config.HistoryManager.enabled = False  # no history thread, no sqlite file
     shell = InteractiveShell.instance(config=config)
-    run_cell = shell.run_cell
-    reference = _reference_namespace(job["imports"], job["solution_names"])
-    run_test = _test_runner(shell.user_ns, reference, report)
+    grader = _Grader(shell, job, report)
     report({"event": "start"})
     for index, cell in enumerate(job["cells"]):
         report({"event": "cell", "index": index})
         if cell["kind"] == "test":
-            run_test(cell)
-            continue
-        try:
-            outcome = run_cell(cell["source"], store_history=False)
-            error = outcome.error_before_exec or outcome.error_in_exec
-        except BaseException as failure:  # noqa: BLE001
-            error = failure
-        if error is not None:
-            report({"event": "cell_error", "index": index, "message": _describe(error)})
+            grader.test_cell(cell)
+        else:
+            grader.code_cell(index, cell)
     report({"event": "done"})

@@ -10,6 +10,8 @@ from typing import Any
 
 import nbformat
 
+from utils.grading.deny import DENY_LINE, denied_paths, deny_problems
+
 BEGIN_SOLUTION = "### BEGIN SOLUTION"
 END_SOLUTION = "### END SOLUTION"
 BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
@@ -31,6 +33,7 @@ class Exercise:
     test_source: str
     solution_ids: list[str] = field(default_factory=list)
     number: int | None = None
+    denied: list[str] = field(default_factory=list)
 
 
 def nbgrader_meta(cell: Any) -> dict:
@@ -97,6 +100,11 @@ def hidden_blocks(source: str) -> list[tuple[int, int]]:
     return _marker_lines(source, BEGIN_HIDDEN, END_HIDDEN)
 
 
+def _deny_line_numbers(source: str) -> list[int]:
+    """0-based line numbers of a cell's `# deny:` lines."""
+    return [number for number, line in enumerate(source.splitlines()) if DENY_LINE.match(line)]
+
+
 def exercises(nb: Any) -> list[Exercise]:
     """The exercises in notebook order; each test cell closes the solutions written since the last one."""
     found, pending, number = [], [], None
@@ -109,7 +117,8 @@ def exercises(nb: Any) -> list[Exercise]:
             pending.append(grade_id(cell))
         elif is_test(cell):
             meta = nbgrader_meta(cell)
-            found.append(Exercise(meta["grade_id"], float(meta.get("points", 0)), cell.source, pending, number))
+            found.append(Exercise(meta["grade_id"], float(meta.get("points", 0)), cell.source, pending, number,
+                                  denied_paths(cell.source)))
             pending = []
     return found
 
@@ -157,6 +166,9 @@ def _check_cell(index: int, cell: Any, seen: set[str]) -> list[str]:
             problems.append(f"{where}: a test cell must be locked ('locked': true)")
         if blocks:
             problems.append(f"{where}: '{BEGIN_SOLUTION}' in a test cell")
+        problems += [f"{where}: {problem}" for problem in deny_problems(source)]
+        if any(begin < line < end for line in _deny_line_numbers(source) for begin, end in hidden):
+            problems.append(f"{where}: the '# deny:' line belongs in the visible part (students must see it)")
     elif blocks or hidden:
         problems.append(f"{where}: markers in a cell that is neither a solution nor a test cell")
     return problems
