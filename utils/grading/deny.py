@@ -71,7 +71,11 @@ def _python_codes(target: Any) -> list[types.CodeType]:
     """Code objects whose execution counts as calling `target` (functions unwrapped; classes by their methods)."""
     if isinstance(target, type):
         methods = [vars(target).get(name) for name in ("__init__", "forward", "__call__")]
-        return [code for method in methods if method is not None for code in _python_codes(method)]
+        codes = [code for method in methods if method is not None for code in _python_codes(method)]
+        return [code for code in codes if os.path.isfile(code.co_filename)]  # not a dataclass's generated __init__
+    if isinstance(target, property):
+        return [code for accessor in (target.fget, target.fset) if accessor is not None
+                for code in _python_codes(accessor)]
     if isinstance(target, (staticmethod, classmethod)):
         target = target.__func__
     target = inspect.unwrap(target) if callable(target) else target
