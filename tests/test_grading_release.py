@@ -22,6 +22,7 @@ from utils.grading.notebook import (
     read_notebook,
     validate_source,
 )
+from utils.grading.deny import DenyTable, denied_paths
 from utils.grading.release import release_notebook
 from utils.grading.sandbox import RunResult, Zygote, preload_modules
 
@@ -138,10 +139,15 @@ def test_course_notebook_releases(path: Path) -> None:
         elif is_test(original):
             assert BEGIN_HIDDEN not in released.source
             assert released.source.strip(), f"{grade_id(original)}: a test cell needs visible checks"
+            assert denied_paths(released.source) == denied_paths(original.source), "students see the deny-list"
+            assert "checks_passed(" in released.source, f"{grade_id(original)}: visible checks must say they passed"
         else:
             assert released.source == original.source
     if exercise_list:
         assert all(e.points > 0 and e.number is not None for e in exercise_list), "each exercise has a heading"
+        missing = [e.test_id for e in exercise_list if not e.denied]
+        assert not missing, f"exercises without a '# deny:' line (name the package function they ask for): {missing}"
+        assert not DenyTable.build({e.test_id: e.denied for e in exercise_list}).errors, "every denied path resolves"
 
 
 def _run(zygote: Zygote, source_nb, submission_nb, timeout_s: float) -> tuple[object, RunResult]:
