@@ -1,4 +1,4 @@
-"""Command line: `python -m utils.grading release ...` and `python -m utils.grading grade ...`."""
+"""Command line: `python -m utils.grading release|grade|merge ...`."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from utils.grading.bwrap import MODES, SandboxUnavailable
 from utils.grading.grade import grade, load_sources
+from utils.grading.merge import merge
 from utils.grading.notebook import SourceError
 from utils.grading.release import release
+from utils.grading.shard import parse_shard
 
 
 def _source_paths(source_dir: Path, names: list[str]) -> list[Path]:
@@ -25,7 +28,7 @@ def _source_paths(source_dir: Path, names: list[str]) -> list[Path]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with the two subcommands."""
+    """The argument parser with the three subcommands."""
     parser = argparse.ArgumentParser(prog="python -m utils.grading", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     rel = commands.add_parser("release", help="write student versions (solutions stubbed, hidden tests removed)")
@@ -41,6 +44,13 @@ def build_parser() -> argparse.ArgumentParser:
     gra.add_argument("--timeout", type=float, default=300.0, help="seconds per notebook (default 300)")
     gra.add_argument("--memory-gib", type=float, default=4.0, help="address-space limit per notebook (GiB)")
     gra.add_argument("--jobs", type=int, default=1, help="notebooks graded in parallel (default 1)")
+    gra.add_argument("--sandbox", choices=MODES, default="auto",
+                     help="run submissions in bubblewrap: auto (when it works here; default), required, off")
+    gra.add_argument("--shard", default=None, metavar="i/N",
+                     help="grade only share i of N (0 <= i < N) of the students; join the shards with `merge`")
+    mer = commands.add_parser("merge", help="join the grade books of all N shards (refuses missing or overlapping)")
+    mer.add_argument("shards", nargs="+", type=Path, help="the --out folders of the N `grade --shard i/N` runs")
+    mer.add_argument("--out", type=Path, default=Path("grades"), help="folder for the joined grades.csv and feedback/")
     return parser
 
 
@@ -52,10 +62,16 @@ def main(argv: list[str] | None = None) -> int:
             for path in release(_source_paths(args.source, args.notebooks), args.out):
                 print(f"released {path}")
             return 0
+        if args.command == "merge":
+            rows = merge(args.shards, args.out)
+            print(f"merged {len(args.shards)} shard(s): {len({r.student for r in rows})} student(s), {len(rows)} row(s); "
+                  f"wrote {args.out / 'grades.csv'} and {args.out / 'feedback'}/")
+            return 0
+        shard = parse_shard(args.shard) if args.shard is not None else None
         sources = load_sources(_source_paths(args.source, args.notebooks))
         rows = grade(sources, args.submissions, args.out, args.timeout, int(args.memory_gib * 2**30),
-                     args.students, args.jobs)
-    except (SourceError, FileNotFoundError, ValueError) as err:
+                     args.students, args.jobs, args.sandbox, shard, [args.source])
+    except (SourceError, FileNotFoundError, ValueError, SandboxUnavailable) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     got, total = sum(r.points for r in rows), sum(r.max_points for r in rows)

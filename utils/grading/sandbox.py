@@ -1,4 +1,4 @@
-"""Run submissions in fresh processes, forked from a zygote that loaded the libraries once."""
+"""Run submissions in fresh processes, forked from a zygote that loaded the libraries once (in bwrap when asked)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 import os
 import secrets
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,6 +14,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from utils.grading.bwrap import SandboxSpec, sandbox_command
 
 LOG_TAIL = 2000
 STARTUP_TIMEOUT_S = 600.0  # loading PyTorch on a busy machine can be slow
@@ -47,17 +50,29 @@ def _read_records(path: Path, token: str) -> list[dict]:
 class Zygote:
     """A trusted helper process: preloads modules, forks one limited child per job, reports how it ended."""
 
-    def __init__(self, preload: list[str], grace_s: float = HELPER_GRACE_S) -> None:
-        self._preload, self._grace_s = preload, grace_s
+    def __init__(self, preload: list[str], grace_s: float = HELPER_GRACE_S, sandbox: SandboxSpec | None = None) -> None:
+        self._preload, self._grace_s, self.sandbox = preload, grace_s, sandbox
+        self._scratch: Path | None = None
+        if sandbox is not None:
+            if sandbox.child_uid is None and os.geteuid() == 0:
+                sandbox.child_uid = 200_000 + secrets.randbelow(800_000)  # its own uid: its own process count
+            self._scratch = Path(tempfile.mkdtemp(prefix="lm-grade-sandbox-"))
+            self._scratch.chmod(0o711)
         self._start()
+
+    @property
+    def sandboxed(self) -> bool:
+        """True when the submissions run inside bubblewrap."""
+        return self.sandbox is not None
 
     def _start(self) -> None:
         """Start the helper and wait until it has loaded the modules."""
         env = {key: value for key, value in os.environ.items() if key not in {"PYTHONOPTIMIZE", "PYTHONINSPECT"}}
         env.setdefault("MPLBACKEND", "Agg")
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "utils.grading.zygote"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
-        )
+        argv = [sys.executable, "-m", "utils.grading.zygote"]
+        if self.sandbox is not None:
+            argv = sandbox_command(argv, self.sandbox, self._scratch)
+        self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         self._buffer = b""
         self._send(self._preload)
         if self._receive(STARTUP_TIMEOUT_S) is None:
@@ -89,7 +104,7 @@ class Zygote:
 
     def _replace_dead_helper(self, child_pid: int | None) -> None:
         """After the helper died (a submission can kill it): kill its orphaned child, start a new helper."""
-        if child_pid:
+        if child_pid and self.sandbox is None:  # a sandbox's pids are its own; killing bwrap ends them all
             for kill in (os.killpg, os.kill):
                 try:
                     kill(child_pid, signal.SIGKILL)
@@ -101,14 +116,22 @@ class Zygote:
 
     def run(self, job: dict, timeout_s: float, memory_bytes: int) -> RunResult:
         """Run `job` (cells, imports, solution_names) in a fresh forked child and collect its verified records."""
-        with tempfile.TemporaryDirectory(prefix="lm-grade-") as scratch:
+        with tempfile.TemporaryDirectory(prefix="lm-grade-", dir=self._scratch) as scratch:
             scratch_path = Path(scratch)
             result_path, log_path, cwd = scratch_path / "results.jsonl", scratch_path / "log.txt", scratch_path / "work"
             result_path.touch(mode=0o600)
             cwd.mkdir()
+            sandbox = None
+            if self.sandbox is not None:
+                scratch_path.chmod(0o711)
+                if self.sandbox.child_uid is not None:
+                    os.chown(result_path, self.sandbox.child_uid, self.sandbox.child_uid)
+                sandbox = {"uid": self.sandbox.child_uid, "nproc": self.sandbox.nproc,
+                           "pidns": os.readlink("/proc/self/ns/pid")}
             token = secrets.token_hex(16)
             sent = self._send({"job": {**job, "token": token, "result_path": str(result_path)}, "timeout_s": timeout_s,
-                               "memory_bytes": memory_bytes, "log_path": str(log_path), "cwd": str(cwd)})
+                               "memory_bytes": memory_bytes, "log_path": str(log_path), "cwd": str(cwd),
+                               "sandbox": sandbox})
             started = self._receive(self._grace_s) if sent else None
             answer = self._receive(timeout_s + self._grace_s) if started else None
             if answer is None:
@@ -119,7 +142,7 @@ class Zygote:
                              answer["seconds"], tail, answer.get("helper_died", False))
 
     def close(self) -> None:
-        """Stop the helper (closing its stdin ends its loop)."""
+        """Stop the helper (closing its stdin ends its loop; bwrap then ends everything in the sandbox)."""
         if self._process.poll() is None:
             self._process.stdin.close()
             try:
@@ -127,6 +150,8 @@ class Zygote:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
 
     def __enter__(self) -> Zygote:
         return self

@@ -1,0 +1,358 @@
+"""The bubblewrap sandbox: adversarial submissions graded row by row, nothing leaks, nothing survives.
+
+Each attack is one student of one grading run (`--sandbox required`, two helpers). An attack that
+worked would show: its "canary" cell makes an exercise fail with a message naming what got through,
+a file appears where it must not, the listener on 127.0.0.1 gets a connection, or a process of a
+sandbox uid is still alive afterwards. Fork bomb: the process limit was first checked with a
+bounded loop (2000 forks tried, 255 succeeded under the limit of 256, no process left afterwards).
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import os
+import re
+import socket
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import utils.grading.grade as grade_module
+from utils.grading import bwrap
+from utils.grading.__main__ import main as cli
+from utils.grading.assemble import plan_submission
+from utils.grading.grade import grade, load_sources
+from utils.grading.notebook import grade_id, hidden_blocks
+from utils.grading.sandbox import Zygote
+from utils.grading.scrub import CUT, public_text
+
+FIXTURES = Path(__file__).parent / "fixtures" / "grading"
+SOURCE = FIXTURES / "source" / "assignment.ipynb"
+NAME = SOURCE.name
+TIMEOUT_S = 40.0
+MEMORY = 2 * 2**30
+EX1, EX2, EX3 = "ex1_temperature_softmax", "ex2_keep_top_k", "ex3_uniform_perplexity"
+POINTS = {EX1: 2, EX2: 3, EX3: 1}
+
+WORKS, WHY = bwrap.bwrap_works()
+needs_bwrap = pytest.mark.skipif(not WORKS, reason=f"no working bubblewrap here: {WHY}")
+
+# A canary: uniform_perplexity fails with the list of what got through, so a leak shows in the grade book.
+CANARY = ("def uniform_perplexity(V):\n"
+          "    if _got_through:\n"
+          "        raise RuntimeError(f'got through: {_got_through}')\n"
+          "    return float(V)\n")
+
+
+def _cell(nb, gid: str):
+    return next(cell for cell in nb.cells if grade_id(cell) == gid)
+
+
+def _prepend(nb, gid: str, code: str) -> None:
+    _cell(nb, gid).source = code + "\n" + _cell(nb, gid).source
+
+
+def _canary(nb, probe: str) -> None:
+    """`probe` collects what got through into _got_through; exercise 3 reports it."""
+    _prepend(nb, EX1, "_got_through = []\n" + probe)
+    _cell(nb, EX3).source = CANARY
+
+
+def sandbox_uids_alive(uids: set[int]) -> list[str]:
+    """Processes of the machine (seen from outside) that run as one of the sandbox uids."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                status = Path(f"/proc/{entry}/status").read_text()
+            except OSError:
+                continue
+            uid = int(re.search(r"^Uid:\s+(\d+)", status, re.MULTILINE).group(1))
+            if uid in uids:
+                found.append(f"pid {entry} uid {uid}")
+    return found
+
+
+class Listener:
+    """A TCP server on 127.0.0.1 that counts connections (none must come from a sandbox)."""
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.2)
+        self.port, self.connections, self._stop = self.server.getsockname()[1], 0, False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            connection.close()
+
+    def close(self) -> None:
+        self._stop = True
+        self.thread.join()
+        self.server.close()
+
+
+def attacks(paths: dict[str, Path], port: int) -> dict[str, object]:
+    """student -> function that turns the solution notebook into that attack."""
+    secret = {k: str(v) for k, v in paths.items()}
+
+    def network(nb):
+        _canary(nb, "import socket\n"
+                    "try:\n"
+                    f"    socket.create_connection(('127.0.0.1', {port}), timeout=3).sendall(b'answers')\n"
+                    "    _got_through.append('a connection to 127.0.0.1')\n"
+                    "except OSError:\n"
+                    "    pass\n")
+
+    def reads(nb):
+        targets = [secret["other_notebook"], secret["source_notebook"], secret["submissions"], secret["out"],
+                   secret["course_notebooks"], secret["git"], secret["home"] + "/.bash_history"]
+        _canary(nb, "import os\n"
+                    f"for _p in {targets!r}:\n"
+                    "    try:\n"
+                    "        if (os.listdir(_p) if os.path.isdir(_p) else open(_p).read()):  # hidden: empty\n"
+                    "            _got_through.append(_p)\n"
+                    "    except OSError:\n"
+                    "        pass\n"
+                    "for _pid in os.listdir('/proc'):\n"
+                    "    try:\n"
+                    "        if _pid.isdigit() and b'pytest' in open(f'/proc/{_pid}/cmdline', 'rb').read():\n"
+                    "            _got_through.append('the grader in /proc')\n"
+                    "    except OSError:\n"
+                    "        pass\n")
+
+    def writes(nb):
+        targets = [secret["repo_file"], secret["own_folder"] + "/pwned.txt", secret["out"] + "/grades.csv",
+                   secret["host_tmp_file"], secret["home"] + "/pwned.txt", "/etc/pwned.txt"]
+        _canary(nb, "import os\n"
+                    f"for _p in {targets!r}:\n"
+                    "    try:\n"
+                    "        with open(_p, 'a') as _f:\n"
+                    "            _f.write('pwned')\n"
+                    "        _got_through.append(_p)\n"
+                    "    except OSError:\n"
+                    "        pass\n"
+                    "for _p in ('~/scratch.txt', os.environ['LM_CHECKPOINT_DIR'] + '/x.pt'):\n"
+                    "    with open(os.path.expanduser(_p), 'w') as _f:  # its own scratch stays writable\n"
+                    "        _f.write('ok')\n")
+
+    def kills(nb):
+        _canary(nb, "import os, signal\n"
+                    f"for _pid in (os.getppid(), 1, {os.getpid()}, -1):\n"
+                    "    try:\n"
+                    "        if _pid == os.getpid():\n"
+                    "            continue\n"
+                    "        os.kill(_pid, signal.SIGKILL)\n"
+                    "        if _pid != -1:\n"
+                    "            _got_through.append(f'kill {_pid}')\n"
+                    "    except OSError:\n"
+                    "        pass\n")
+
+    def fork_bomb(nb):
+        _prepend(nb, EX2, "import os, time\n"
+                          "if os.fork() == 0:\n"
+                          "    while True:  # every process forks for ever; only the process limit stops it\n"
+                          "        try:\n"
+                          "            os.fork()\n"
+                          "        except OSError:\n"
+                          "            time.sleep(0.05)\n"
+                          "time.sleep(3)\n")
+
+    def setsid(nb):
+        _prepend(nb, EX1, "import os, time\n"
+                          "if os.fork() == 0:\n"
+                          "    os.setsid()\n"
+                          "    if os.fork() == 0:\n"
+                          "        while True:\n"
+                          "            time.sleep(1)\n"
+                          "    os._exit(0)\n")
+
+    def big_file(nb):
+        _canary(nb, "_written = 0\n"
+                    "try:\n"
+                    "    for _n in range(40):  # 40 files of 256 MiB: 10 GiB\n"
+                    "        with open(f'big{_n}.bin', 'wb') as _f:\n"
+                    "            for _ in range(256):\n"
+                    "                _f.write(bytes(2**20))\n"
+                    "                _written += 2**20\n"
+                    "except OSError:\n"
+                    "    pass\n"
+                    "if _written > 2**30:\n"
+                    "    _got_through.append(f'{_written} bytes written')\n")
+
+    def prints_hidden(nb):
+        _cell(nb, EX1).source = (
+            "import gc, sys\n"
+            "_cells = [c for o in gc.get_objects() if isinstance(o, list) for c in o\n"
+            "          if isinstance(c, dict) and c.get('kind') == 'test']\n"
+            "_frame = sys._getframe()\n"
+            "while _frame is not None:  # the harness's job dict, up the stack\n"
+            "    for _v in list(_frame.f_locals.values()):\n"
+            "        if isinstance(_v, dict) and isinstance(_v.get('cells'), list):\n"
+            "            _cells += [c for c in _v['cells'] if c.get('kind') == 'test']\n"
+            "    _frame = _frame.f_back\n"
+            "_hidden = sorted({c['source'].split('### BEGIN HIDDEN TESTS')[-1] for c in _cells})\n"
+            "assert _hidden, 'the attack found the tests'\n"
+            "print('\\n'.join(_hidden))\n"
+            "def temperature_softmax(logits, T):\n"
+            "    raise RuntimeError('the hidden tests: ' + ' '.join(_hidden))\n")
+        _cell(nb, EX2).source = ("def keep_top_k(logits, k):\n"
+                                 "    raise ValueError('again: ' + ' | '.join(_hidden))\n")
+
+    return {"network": network, "reads": reads, "writes": writes, "kills": kills, "fork_bomb": fork_bomb,
+            "setsid": setsid, "big_file": big_file, "prints_hidden": prints_hidden, "correct": lambda nb: None}
+
+
+PASS = r"^passed( \[flagged for manual review: uses [^]]*\])?$"
+ALL_PASS = {EX1: PASS, EX2: PASS, EX3: PASS}
+EXPECTED = {
+    "correct": ALL_PASS, "network": ALL_PASS, "reads": ALL_PASS, "writes": ALL_PASS, "kills": ALL_PASS,
+    "fork_bomb": ALL_PASS, "setsid": ALL_PASS, "big_file": ALL_PASS,
+    "prints_hidden": {EX1: r"^failed: RuntimeError: the hidden tests: ", EX2: r"^failed: ValueError: again: ",
+                      EX3: PASS},
+}
+
+
+@pytest.fixture(scope="module")
+def sandboxed_run(tmp_path_factory):
+    """Every attack submitted by its own student, graded in the sandbox in one run (two helpers)."""
+    if not WORKS:
+        pytest.skip(f"no working bubblewrap here: {WHY}")
+    root = tmp_path_factory.mktemp("sandboxed")
+    submissions, out = root / "submissions", root / "out"
+    course = Path(__file__).resolve().parents[1]
+    paths = {"other_notebook": submissions / "correct" / NAME, "source_notebook": SOURCE.resolve(),
+             "submissions": submissions, "out": out, "course_notebooks": course / "notebooks", "git": course / ".git",
+             "home": Path.home(), "repo_file": course / "utils" / "grading" / "pwned.txt",
+             "own_folder": submissions / "writes", "host_tmp_file": root / "pwned.txt"}
+    out.mkdir()
+    (out / "grades.csv").write_text("student,notebook,grade_id,points,max_points,feedback\n")
+    listener = Listener()
+    source = nbformat.read(SOURCE, as_version=4)
+    for student, make in attacks(paths, listener.port).items():
+        nb = copy.deepcopy(source)
+        make(nb)
+        (submissions / student).mkdir(parents=True)
+        nbformat.write(nb, submissions / student / NAME)
+    helpers: list[Zygote] = []
+
+    class Recorded(Zygote):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            helpers.append(self)
+
+    started = time.monotonic()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(grade_module, "Zygote", Recorded)
+        grade(load_sources([SOURCE]), submissions, out, TIMEOUT_S, MEMORY, jobs=2, sandbox="required",
+              source_dirs=[SOURCE.parent])
+    seconds = time.monotonic() - started
+    listener.close()
+    with open(out / "grades.csv", newline="") as file:
+        rows = list(csv.DictReader(file))
+    yield {"rows": rows, "out": out, "paths": paths, "connections": listener.connections, "seconds": seconds,
+           "uids": {h.sandbox.child_uid for h in helpers}, "helpers": helpers}
+    for leftover in (paths["repo_file"], paths["host_tmp_file"]):
+        leftover.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("student", sorted(EXPECTED))
+def test_attack_graded_row_by_row(sandboxed_run, student: str) -> None:
+    rows = {row["grade_id"]: row for row in sandboxed_run["rows"] if row["student"] == student}
+    assert sorted(rows) == sorted(gid + "_test" for gid in POINTS), f"{student}: one row per exercise, none lost"
+    for gid, pattern in EXPECTED[student].items():
+        row = rows[gid + "_test"]
+        expected = POINTS[gid] if pattern == PASS else 0
+        assert float(row["points"]) == expected, f"{student}/{gid}: {row['feedback']!r}"
+        assert re.search(pattern, row["feedback"]), f"{student}/{gid}: {row['feedback']!r} !~ {pattern!r}"
+
+
+def test_every_helper_was_sandboxed_and_nothing_is_left(sandboxed_run) -> None:
+    helpers = sandboxed_run["helpers"]
+    assert len(helpers) == 2 and all(h.sandboxed for h in helpers)
+    assert all(uid and uid >= 200_000 for uid in sandboxed_run["uids"]), "submissions ran as unprivileged uids"
+    assert sandbox_uids_alive(sandboxed_run["uids"]) == [], "a process of a submission outlived the grading"
+    assert sandboxed_run["connections"] == 0, "a submission reached 127.0.0.1 from the sandbox"
+    for path in ("repo_file", "host_tmp_file"):
+        assert not sandboxed_run["paths"][path].exists(), f"a submission wrote {sandboxed_run['paths'][path]}"
+    assert not (sandboxed_run["paths"]["own_folder"] / "pwned.txt").exists()
+    assert "pwned" not in (sandboxed_run["out"] / "grades.csv").read_text()
+
+
+def test_feedback_never_contains_hidden_test_source(sandboxed_run) -> None:
+    source = nbformat.read(SOURCE, as_version=4)
+    public = public_text(source)
+    secrets = []
+    for cell in source.cells:
+        lines = cell.source.splitlines()
+        for begin, end in hidden_blocks(cell.source) if cell.cell_type == "code" else []:
+            secrets += [line.strip() for line in lines[begin + 1:end] if line.strip() and line.strip() not in public]
+    assert len(secrets) >= 8
+    leaked = [r["feedback"] for r in sandboxed_run["rows"] if r["student"] == "prints_hidden"]
+    assert any(CUT in text for text in leaked), "the leak was there and was cut out"
+    texts = [r["feedback"] for r in sandboxed_run["rows"]]
+    texts += [p.read_text() for p in (sandboxed_run["out"] / "feedback").glob("*.md")]
+    for text in texts:
+        for secret in secrets:
+            assert secret not in " ".join(text.split()), f"hidden test line {secret!r} in feedback {text[:200]!r}"
+
+
+def _job(extra: str) -> dict:
+    source = nbformat.read(SOURCE, as_version=4)
+    _prepend(source, EX1, extra)
+    return plan_submission(source, source, load_sources([SOURCE])[0].exercises).job()
+
+
+@needs_bwrap
+def test_nothing_survives_a_job_and_the_helper_keeps_serving() -> None:
+    """After each job every process of the submission is gone, while the helper (outside its uid) lives on."""
+    daemon = ("import os, time\n"
+              "if os.fork() == 0:\n"
+              "    os.setsid()\n"
+              "    while True:\n"
+              "        time.sleep(1)\n")
+    with Zygote(["torch"], sandbox=bwrap.SandboxSpec(hidden=[SOURCE.parent.resolve()])) as helper:
+        for _ in range(2):
+            result = helper.run(_job(daemon), TIMEOUT_S, MEMORY)
+            assert [r["passed"] for r in result.records if r.get("event") == "test"] == [True, True, True]
+            assert sandbox_uids_alive({helper.sandbox.child_uid}) == []
+        assert helper._process.poll() is None, "the same helper served both jobs"
+
+
+def test_without_bwrap_auto_says_so_once_and_required_refuses(monkeypatch, capsys, tmp_path) -> None:
+    monkeypatch.setattr(bwrap, "bwrap_executable", lambda: None)
+    assert bwrap.choose_sandbox("auto") is False
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "grading WITHOUT a sandbox" in err and "apt-get install bubblewrap" in err
+    with pytest.raises(bwrap.SandboxUnavailable, match="--sandbox required, but bubblewrap"):
+        bwrap.choose_sandbox("required")
+    (tmp_path / "subs" / "alice").mkdir(parents=True)
+    code = cli(["grade", str(tmp_path / "subs"), "--source", str(SOURCE.parent), "--out", str(tmp_path / "out"),
+                "--sandbox", "required"])
+    assert code == 2 and "error: --sandbox required, but bubblewrap (bwrap) is not installed" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists(), "nothing graded, nothing written"
+
+
+def test_mount_plan_hides_secrets_and_reopens_what_python_needs(tmp_path) -> None:
+    secret, home = tmp_path / "submissions", tmp_path / "home"
+    (home / "py").mkdir(parents=True)
+    secret.mkdir()
+    plan = bwrap.mount_plan([secret], [home / "py"], home)
+    assert not bwrap._visible_from(plan, secret) and not bwrap._visible_from(plan, home)
+    assert not bwrap._visible_from(plan, Path("/tmp")) and bwrap._visible_from(plan, home / "py")
+    assert bwrap._visible_from(plan, Path("/usr/lib")), "the system stays visible (read-only)"
+    course = Path(__file__).resolve().parents[1]
+    plan = bwrap.mount_plan([course / "notebooks"], [course], None)
+    assert ("mask", course / "notebooks") in plan and bwrap._visible_from(plan, course / "utils")
+    with pytest.raises(ValueError, match="must be hidden from submissions but holds what the grader needs"):
+        bwrap.mount_plan([home], [home / "py"], None)
