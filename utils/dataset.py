@@ -72,3 +72,15 @@ def load_dataset(name: str = DEFAULT_CORPUS, level: str = "char") -> Dataset:
         tokenizer = WordTokenizer.from_text(splits.train)
     parts = [_ids(tokenizer, text) for text in (splits.train, splits.val, splits.test)]
     return Dataset(name, "text", tokenizer, *parts)
+
+
+def token_stream(dataset: Dataset, split: str = "train") -> torch.Tensor:
+    """A split as one 1-D id tensor: text as it is; items joined by the boundary token (`.emma.olivia.`)."""
+    part = dataset.part(split)
+    if isinstance(part, torch.Tensor):
+        return part
+    boundary = torch.tensor([dataset.tokenizer.boundary_id], dtype=torch.long)
+    pieces = [boundary]
+    for item in part:
+        pieces += [item.to(torch.long), boundary]
+    return torch.cat(pieces)  # (sum of item lengths + number of items + 1,)
