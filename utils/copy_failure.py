@@ -91,3 +91,19 @@ def generation_time_nll(model: TransformerLM, windows: Sequence[Sequence[int]]) 
     if count == 0:
         raise ValueError("every window needs at least two tokens")
     return total / count
+
+
+@torch.no_grad()
+def teacher_forced_nll(model: TransformerLM, windows: Sequence[Sequence[int]]) -> float:
+    """Mean NLL per token of the same windows as generation_time_nll, in one forward pass (as training scores them).
+
+    Each window w of length T is fed as w[:-1] at once and scored on w[1:]: position t predicts
+    w[t+1] while, without the causal mask, it can also read w[t+1 .. T-2].
+    """
+    lengths = {len(window) for window in windows}
+    if len(lengths) != 1 or min(lengths) < 2:
+        raise ValueError(f"teacher forcing needs windows of one common length >= 2, got lengths {sorted(lengths)}")
+    ids = torch.as_tensor([list(window) for window in windows], dtype=torch.long, device=model.device)  # (N, T)
+    log_probs = torch.log_softmax(model(ids[:, :-1]).float(), dim=-1)  # (N, T-1, V)
+    picked = log_probs.gather(-1, ids[:, 1:, None]).squeeze(-1)  # (N, T-1): log p(w[t+1] | input)
+    return float(-picked.double().mean())

@@ -1,0 +1,145 @@
+"""Mutants of notebook 08: each removes the cause of one show."""
+
+from tests.mutation.spec import Edit, Mutant, Patch
+
+NOTEBOOK = "08_masks_copy_failure.ipynb"
+
+# cell ids of notebook 08
+PARAMETERS, MASK, TRAIN, LOSSES, ATTENTION = "78da3af9", "1479b43f", "05c84122", "bf13e9e4", "688dd490"
+MEASURE, AGREEMENT, GENERATION = "0eaa44c2", "5d3f7a20", "c4e8b2d6"
+
+BOTH_UNMASKED = Patch(before=TRAIN, code="""
+import utils.copy_failure as _cf
+_Config = _cf.TransformerConfig
+_cf.TransformerConfig = lambda *args, causal=True, **kwargs: _Config(*args, causal=False, **kwargs)
+""")
+BOTH_MASKED = Patch(before=TRAIN, code="""
+import utils.copy_failure as _cf
+_Config = _cf.TransformerConfig
+_cf.TransformerConfig = lambda *args, causal=True, **kwargs: _Config(*args, causal=True, **kwargs)
+""")
+# The model's attention never calls a mask on the fused path (F.scaled_dot_product_attention(is_causal=True)),
+# so both the explicit mask and the fused call are replaced: query i may read key i+1 in the masked model.
+LEAK_ONE_AHEAD = Patch(before=TRAIN, code="""
+import torch
+import torch.nn.functional as _F
+import utils.attention as _attention
+
+
+def _leaky_mask(T, device=None, offset=0):
+    future = torch.ones(T, offset + T, dtype=torch.bool, device=device).triu(diagonal=offset + 2)  # j > i + 1 only
+    return torch.zeros(T, offset + T, device=device).masked_fill(future, float("-inf"))
+
+
+_fused = _F.scaled_dot_product_attention
+
+
+def _leaky_fused(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, **kwargs):
+    if is_causal:
+        attn_mask, is_causal = _leaky_mask(q.shape[-2], q.device).to(q.dtype), False
+    return _fused(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal, **kwargs)
+
+
+_attention.causal_mask = _leaky_mask
+_F.scaled_dot_product_attention = _leaky_fused
+""")
+MASKED_UNTRAINED = Patch(before=TRAIN, code="""
+import dataclasses
+import utils.copy_failure as _cf
+_train = _cf.train
+
+
+def _one_step_for_the_masked(model, batches, config, val_batches=None):
+    if model.config.causal:
+        config = dataclasses.replace(config, steps=1, warmup_steps=0)
+    return _train(model, batches, config, val_batches)
+
+
+_cf.train = _one_step_for_the_masked
+""")
+# A "generation-time" loss that feeds each whole window at once, so position t reads x[t+1].
+SEES_THE_FUTURE = Patch(before=MEASURE, code="""
+@torch.no_grad()
+def generation_time_nll(model, windows):
+    total, count = 0.0, 0
+    for window in windows:
+        ids = torch.tensor(window)[None]  # (1, T)
+        log_probs = torch.log_softmax(model(ids).float(), dim=-1)[0]  # (T, V): every position sees the whole window
+        total -= float(log_probs[:-1].gather(-1, ids[0, 1:, None]).sum())
+        count += ids.shape[1] - 1
+    return total / count
+""")
+UNTRAINED = Edit(cell=PARAMETERS, old="STEPS = pick(full=500, fast=150)", new="STEPS = 1")
+
+LATER_THAN_LOSSES = [MASK]
+LATER_THAN_ATTENTION = [MASK, LOSSES]
+LATER_THAN_MEASURE = [MASK, LOSSES, ATTENTION]
+
+MUTANTS = [
+    # ---- the causal mask (section 1)
+    Mutant(name="mask_not_added", removes="the mask: the 'masked' weights are softmax(S), not softmax(S + M)",
+           target=MASK, message=r"every future key .* weight exactly 0",
+           edits=[Edit(cell=MASK, old="torch.softmax(scores + mask, dim=-1)", new="torch.softmax(scores, dim=-1)")]),
+    Mutant(name="mask_leaks_one_ahead", removes="the mask's first diagonal: query i may read key i+1",
+           target=MASK, message=r"every future key .* weight exactly 0",
+           edits=[Edit(cell=MASK, old='float("-inf")).triu(diagonal=1)', new='float("-inf")).triu(diagonal=2)')]),
+    Mutant(name="mask_hides_the_past", removes="the mask's direction: it hides the past (j < i) instead of the future",
+           target=MASK, message=r"every future key .* weight exactly 0",
+           edits=[Edit(cell=MASK, old='float("-inf")).triu(diagonal=1)', new='float("-inf")).tril(diagonal=-1)')]),
+    # ---- the copy failure in the losses (section 2)
+    Mutant(name="losses_both_unmasked", removes="the mask from the masked model: both models are trained without it",
+           target=LOSSES, message=r"training loss should be far lower", patches=[BOTH_UNMASKED], skip=LATER_THAN_LOSSES),
+    Mutant(name="losses_both_masked", removes="the missing mask: the unmasked model is trained with the mask too",
+           target=LOSSES, message=r"training loss should be far lower", patches=[BOTH_MASKED], skip=LATER_THAN_LOSSES),
+    Mutant(name="losses_mask_leaks_one_ahead", removes="the masked model's protection: its mask lets query i read key i+1",
+           target=LOSSES, message=r"training loss should be far lower", patches=[LEAK_ONE_AHEAD],
+           skip=LATER_THAN_LOSSES),
+    Mutant(name="losses_positions_removed",
+           removes="the positions: without them the unmasked model cannot tell which key is the next token",
+           target=LOSSES, message=r"training loss should be far lower",
+           edits=[Edit(cell=TRAIN, old='positional="rotary"', new='positional="none"')], skip=LATER_THAN_LOSSES),
+    Mutant(name="losses_untrained", removes="training: both models take one step",
+           target=LOSSES, message=r"masked model should beat the unigram baseline", edits=[UNTRAINED],
+           skip=LATER_THAN_LOSSES),
+    Mutant(name="losses_masked_untrained",
+           removes="a fair comparison: only the unmasked model is trained, the masked one takes one step",
+           target=LOSSES, message=r"masked model should beat the unigram baseline", patches=[MASKED_UNTRAINED],
+           skip=LATER_THAN_LOSSES),
+    # ---- the attention map that looks one step ahead (section 3)
+    Mutant(name="attention_both_masked", removes="the missing mask: the unmasked model is trained with the mask too",
+           target=ATTENTION, message=r"next position", patches=[BOTH_MASKED], skip=LATER_THAN_ATTENTION),
+    Mutant(name="attention_untrained", removes="training: both models take one step",
+           target=ATTENTION, message=r"next position", edits=[UNTRAINED], skip=LATER_THAN_ATTENTION),
+    Mutant(name="attention_map_transposed", removes="the reading of the map: rows are keys and columns queries",
+           target=ATTENTION, message=r"next position",
+           edits=[Edit(cell=ATTENTION, old="mean_attention(model, snippet) for", new="mean_attention(model, snippet).T for")],
+           skip=LATER_THAN_ATTENTION),
+    # ---- teacher-forced and generation-time losses on the same windows (section 4)
+    Mutant(name="agreement_both_unmasked", removes="the mask from the masked model: both models are trained without it",
+           target=AGREEMENT, message=r"masked model's generation-time and teacher-forced losses should agree",
+           patches=[BOTH_UNMASKED], skip=LATER_THAN_MEASURE),
+    Mutant(name="agreement_both_masked", removes="the missing mask: the unmasked model is trained with the mask too",
+           target=AGREEMENT, message=r"unmasked model's generation-time loss should exceed its teacher-forced",
+           patches=[BOTH_MASKED], skip=LATER_THAN_MEASURE),
+    Mutant(name="agreement_mask_leaks_one_ahead", removes="the masked model's protection: its mask lets query i read key i+1",
+           target=AGREEMENT, message=r"masked model's generation-time and teacher-forced losses should agree",
+           patches=[LEAK_ONE_AHEAD], skip=LATER_THAN_MEASURE),
+    Mutant(name="agreement_generation_sees_the_future",
+           removes="the past-only condition: the 'generation-time' loss feeds each whole window at once",
+           target=AGREEMENT, message=r"unmasked model's generation-time loss should exceed its teacher-forced",
+           patches=[SEES_THE_FUTURE], skip=LATER_THAN_MEASURE),
+    Mutant(name="agreement_untrained", removes="training: both models take one step, so neither has learned to copy",
+           target=AGREEMENT, message=r"unmasked model's generation-time loss should exceed its teacher-forced",
+           edits=[UNTRAINED], skip=LATER_THAN_MEASURE),
+    # ---- garbage generations (section 4)
+    Mutant(name="generation_both_masked", removes="the missing mask: the unmasked model is trained with the mask too",
+           target=GENERATION, message=r"unmasked model's generations should be garbage",
+           patches=[BOTH_MASKED], skip=LATER_THAN_MEASURE + [AGREEMENT]),
+    Mutant(name="generation_sees_the_future",
+           removes="the past-only condition: the 'generation-time' loss feeds each whole window at once",
+           target=GENERATION, message=r"unmasked model's generations should be garbage",
+           patches=[SEES_THE_FUTURE], skip=LATER_THAN_MEASURE + [AGREEMENT]),
+    Mutant(name="generation_untrained", removes="training: both models take one step",
+           target=GENERATION, message=r"masked model should predict from the past better than a unigram",
+           edits=[UNTRAINED], skip=LATER_THAN_MEASURE + [AGREEMENT]),
+]
