@@ -356,3 +356,21 @@ def test_mount_plan_hides_secrets_and_reopens_what_python_needs(tmp_path) -> Non
     assert ("mask", course / "notebooks") in plan and bwrap._visible_from(plan, course / "utils")
     with pytest.raises(ValueError, match="must be hidden from submissions but holds what the grader needs"):
         bwrap.mount_plan([home], [home / "py"], None)
+
+
+def test_scrub_cuts_hidden_code_keeps_public_names_and_assert_messages() -> None:
+    from utils.grading.scrub import hidden_text, scrub
+
+    source = load_sources([SOURCE])[0]
+    hidden, public = hidden_text(source.exercises), public_text(source.notebook, source.exercises)
+    leak = "RuntimeError: for _V in (1, 2, 65, 1000): assert abs(uniform_perplexity(_V) - _V) < 1e-6 * _V"
+    assert scrub(leak, hidden, public) == f"RuntimeError: {CUT} {CUT}"
+    fine = "NameError: name 'temperature_softmax' is not defined (your solution cell ex1_temperature_softmax raised)"
+    assert scrub(fine, hidden, public) == fine
+    assert scrub("x", [], "") == "x"
+    # A hidden assert's own message is meant to be shown; its code is not.
+    hidden_line = ['assert torch.equal(m, ref), f"make_causal_mask({_T}) is not the causal mask"']
+    message_text = "make_causal_mask(\n) is not the causal mask"  # the literals of that message
+    shown = "AssertionError: make_causal_mask(5) is not the causal mask"
+    assert scrub(shown, hidden_line, message_text) == shown
+    assert CUT in scrub('torch.equal(m, ref), f"make_causal_mask', hidden_line, message_text)

@@ -4,11 +4,13 @@ The hidden tests run in the student's process, so a submission can read them the
 into an exception message, a printed log or a file name that ends up in its feedback. The parent
 removes from every feedback text each stretch of WINDOW or more characters (whitespace collapsed)
 that occurs in a hidden-test block of the notebook (whichever exercise it belongs to) and nowhere in
-the released notebook the student already has (so names like `temperature_softmax` stay readable).
+what the student may see: the released notebook (so names like `temperature_softmax` stay
+readable) and the literal text of the hidden tests' own assert messages (written to be shown).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import replace
 
@@ -31,9 +33,27 @@ def hidden_text(exercises: list[Exercise]) -> list[str]:
     return [line for line in found if line]
 
 
-def public_text(source_nb: object) -> str:
-    """Everything the released notebook shows the student, whitespace collapsed."""
-    return "\n".join(_SPACE.sub(" ", cell.source) for cell in release_notebook(source_nb).cells)
+def assert_messages(exercises: list[Exercise]) -> list[str]:
+    """The literal text in the messages of the hidden tests' assert statements."""
+    found = []
+    for exercise in exercises:
+        try:
+            tree = ast.parse(exercise.test_source)
+        except SyntaxError:
+            continue
+        blocks = hidden_blocks(exercise.test_source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assert) and node.msg is not None and any(
+                    begin < node.lineno - 1 < end for begin, end in blocks):
+                found += [sub.value for sub in ast.walk(node.msg)
+                          if isinstance(sub, ast.Constant) and isinstance(sub.value, str)]
+    return found
+
+
+def public_text(source_nb: object, exercises: list[Exercise] | None = None) -> str:
+    """What the student may see, whitespace collapsed: the released notebook and the hidden asserts' messages."""
+    texts = [cell.source for cell in release_notebook(source_nb).cells] + assert_messages(exercises or [])
+    return "\n".join(_SPACE.sub(" ", text) for text in texts)
 
 
 def scrub(text: str, hidden: list[str], public: str = "", window: int = WINDOW) -> str:
@@ -65,5 +85,5 @@ def scrub(text: str, hidden: list[str], public: str = "", window: int = WINDOW) 
 
 def scrub_rows(rows: list[Row], exercises: list[Exercise], source_nb: object) -> list[Row]:
     """The rows with hidden-test source cut out of their feedback."""
-    hidden, public = hidden_text(exercises), public_text(source_nb)
+    hidden, public = hidden_text(exercises), public_text(source_nb, exercises)
     return [replace(row, feedback=scrub(row.feedback, hidden, public)) for row in rows]
