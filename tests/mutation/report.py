@@ -1,6 +1,9 @@
 """Print the table notebook | show | mutants | killed for the mutant files (--run: run the mutants, two at a time).
 
     python tests/mutation/report.py [--run] [--workers N] [notebook ...]
+
+The kernels get the test suite's environment (conftest.py: fast mode, one thread each, the data
+mirror, a temporary checkpoint folder) unless those variables are already set.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable as `tests.mutation`
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+import conftest  # noqa: E402,F401  the test suite's settings for the kernels: LM_FAST=1, OMP_NUM_THREADS=1, mirror, cache
 from tests.mutation.runner import Outcome, run_mutants  # noqa: E402
 from tests.mutation.spec import MutantFile, mutant_files, show_cells  # noqa: E402
 
