@@ -159,6 +159,8 @@ def test_the_runner_reports_why_a_mutant_was_not_killed(tiny_notebook: Path) -> 
                       False, "failed earlier, at patch 1 before cell work with AssertionError"),
         "invalid": (Mutant("invalid", "c", "twice", "twice", edits=[Edit("work", "no such text", "")]), False,
                     "invalid mutant: edit of cell 'work'"),
+        "skipped_target": (Mutant("skipped_target", "c", "twice", "twice", edits=[triple], skip=["twice"]), False,
+                           "invalid mutant: target cell 'twice' is not a code cell that runs"),
     }
     results = run_mutants([(tiny_notebook, mutant) for mutant, _, _ in cases.values()], workers=2)
     for (name, (_, killed, reason)), outcome in zip(cases.items(), results):

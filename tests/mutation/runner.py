@@ -57,6 +57,8 @@ def plan(notebook_path: Path, mutant: Mutant) -> list[_Step]:
     ids = [cell.id for cell in cells]
     if mutant.target not in ids:
         raise ValueError(f"target cell {mutant.target!r} is not in {notebook_path.name}")
+    if cells[ids.index(mutant.target)].cell_type != "code" or mutant.target in mutant.skip:
+        raise ValueError(f"target cell {mutant.target!r} is not a code cell that runs")
     sources = {cell.id: cell.source for cell in cells}
     for edit in mutant.edits:
         if edit.cell not in sources:
