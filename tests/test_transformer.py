@@ -196,30 +196,6 @@ def test_recipes_build_models_and_fast_mode_is_smaller():
         transformer_recipe("wikipedia")
 
 
-def test_speed_benchmark_runs_on_a_tiny_setting(capsys):
-    import importlib.util
-    import json
-    from pathlib import Path
-
-    from utils.data import corpus_path
-
-    try:
-        corpus_path("names")
-    except FileNotFoundError:
-        pytest.skip("names.txt is not available offline (set $LM_DATA_MIRROR)")
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_transformer_speed.py"
-    spec = importlib.util.spec_from_file_location("bench_transformer_speed", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    summary = bench.main(["--corpus", "names", "--steps", "3", "--warmup", "1", "--batch-size", "8", "--threads", "1", "--reference"])
-    last_line = capsys.readouterr().out.strip().splitlines()[-1]
-    assert json.loads(last_line) == json.loads(json.dumps(summary))
-    ours, reference = summary["runs"]
-    assert (ours["recipe"], reference["recipe"]) == ("course", "reference")
-    assert ours["steps"] == reference["steps"] == 3 and reference["batch_size"] == 32
-    assert 2.0 < ours["loss"] < 4.0 and ours["params"] > 100_000 and ours["time_ratio_to_reference"] > 0
-
-
 def test_sinusoidal_positions_scale_the_token_embeddings_by_sqrt_d_model():
     model = small_model(positional="sinusoidal")
     idx = torch.randint(0, V, (2, 7))

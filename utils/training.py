@@ -30,6 +30,9 @@ class TrainConfig:
     time_budget_s: float | None = None  # stop after this many seconds of training
     progress: bool = True  # show a tqdm progress bar (a widget in Jupyter)
     stop_on_divergence: bool = True  # stop when the loss becomes NaN or inf
+    # opt-in speed switches (off by default, so every CPU gives the notebooks the same numbers):
+    fused_optimizer: bool = False  # AdamW's fused kernel (torch >= 2.4 on CPU): fewer ops per step, last digits differ
+    cpu_bf16: bool = False  # bf16 autocast on the CPU as well (worth it only on CPUs with bf16 matrix units)
 
     def __post_init__(self) -> None:
         if self.steps < 1:
@@ -88,7 +91,8 @@ def make_optimizer(model: torch.nn.Module, config: TrainConfig) -> torch.optim.O
     decay = [p for p in model.parameters() if p.requires_grad and p.dim() >= 2]
     no_decay = [p for p in model.parameters() if p.requires_grad and p.dim() < 2]
     groups = [{"params": decay, "weight_decay": config.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
-    return torch.optim.AdamW(groups, lr=config.lr, betas=config.betas)
+    fused = {"fused": True} if config.fused_optimizer else {}
+    return torch.optim.AdamW(groups, lr=config.lr, betas=config.betas, **fused)
 
 
 @torch.no_grad()
@@ -104,13 +108,16 @@ def estimate_loss(model: LanguageModel, batches: Callable[[], Batch], num_batche
     return sum(losses) / len(losses)
 
 
-def autocast_dtype(device: torch.device) -> torch.dtype | None:
+def autocast_dtype(device: torch.device, cpu_bf16: bool = False) -> torch.dtype | None:
     """The reduced precision of the forward pass on `device`: bf16 on CUDA GPUs that support it, else None (fp32).
 
     bf16 keeps fp32's exponent range, so no loss scaling is needed; fp16 would need a GradScaler,
-    and on CPU and Apple MPS the course's small models gain little, so they train in fp32.
+    and on CPU and Apple MPS the course's small models gain little, so they train in fp32
+    (cpu_bf16=True, i.e. TrainConfig.cpu_bf16, opts the CPU in).
     """
     if device.type == "cuda" and torch.cuda.is_available() and torch.cuda.is_bf16_supported():
+        return torch.bfloat16
+    if device.type == "cpu" and cpu_bf16:
         return torch.bfloat16
     return None
 
@@ -127,6 +134,7 @@ def train(
 
     Each step: batch -> loss -> backward -> clip -> AdamW step with the scheduled lr.
     The model stays on its device; batches are moved there. On CUDA, bf16 autocast is used.
+    Speed switches that change results slightly are opt-in fields of TrainConfig (fused_optimizer, cpu_bf16).
     """
     from tqdm.auto import tqdm
 
@@ -135,7 +143,7 @@ def train(
         raise ValueError(f"{type(model).__name__} has no trainable parameters; it is fitted, not trained")
     optimizer = optimizer or make_optimizer(model, config)
     device = model.device
-    low_precision = autocast_dtype(device)
+    low_precision = autocast_dtype(device, config.cpu_bf16)
     history = TrainHistory()
     model.train()
     start = time.perf_counter()
