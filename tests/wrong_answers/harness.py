@@ -122,6 +122,8 @@ def plan_students(spec: WrongAnswerFile) -> tuple[dict[str, nbformat.NotebookNod
     """The students' notebooks and what every row of the grade book must show."""
     source = source_notebook(spec.notebook)
     exercise_list = validate_source(source, spec.notebook)
+    if not exercise_list:
+        return {}, []  # nothing to grade
     released = release_notebook(source, spec.notebook)
     solutions = {grade_id(c): c.source for c in source.cells if is_solution(c)}
     students = {"solution": copy.deepcopy(source), "stub": released}
