@@ -1,48 +1,9 @@
-"""Delegations for notebook 01's exercises and their plausible wrong answers."""
+"""Delegations for notebook 01's exercises (its wrong answers come with the notebook's own issue)."""
 
-from tests.wrong_answers.spec import Delegation, Wrong
+from tests.wrong_answers.spec import Delegation
 
 NOTEBOOK = "01_autoregression.ipynb"
-_CE = "def cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:\n"
-_PB = "def perplexity_and_bits(mean_nll: float) -> tuple[float, float]:\n"
-_SLP = ("def sequence_log_prob(model, ids: list[int]) -> float:\n"
-        "    idx = torch.tensor(ids)[None]  # (1, n)\n")
-WRONG = {
-    "ex1_cross_entropy": [
-        Wrong("log_of_softmax", _CE + "    return -torch.log(torch.softmax(logits, dim=-1)).gather(-1, targets[..., None]).mean()",
-              visible=r"underflows to log\(0\); use log_softmax"),
-        Wrong("softmax_over_time", _CE + "    return -F.log_softmax(logits, dim=1).gather(-1, targets[..., None]).mean()",
-              visible=r"normalises over the vocabulary"),
-        Wrong("sum_not_mean", _CE + "    return -F.log_softmax(logits, dim=-1).gather(-1, targets[..., None]).sum()",
-              visible=r"the mean of -log p over the positions"),
-        Wrong("no_minus", _CE + "    return F.log_softmax(logits, dim=-1).gather(-1, targets[..., None]).mean()",
-              visible=r"cross_entropy of the small example"),
-    ],
-    "ex2_perplexity_and_bits": [
-        Wrong("base_two_perplexity", _PB + "    return 2 ** mean_nll, mean_nll / math.log(2)",
-              visible=r"perplexity of a uniform model"),
-        Wrong("bits_times_ln2", _PB + "    return math.exp(mean_nll), mean_nll * math.log(2)",
-              visible=r"bits per token of a uniform model"),
-        Wrong("swapped", _PB + "    return mean_nll / math.log(2), math.exp(mean_nll)",
-              visible=r"perplexity of a uniform model"),
-        Wrong("decimal_digits", _PB + "    return math.exp(mean_nll), mean_nll / math.log(10)",
-              visible=r"bits per token of a uniform model"),
-    ],
-    "ex3_sequence_log_prob": [
-        Wrong("factor_at_own_position", _SLP + "    log_probs = F.log_softmax(model(idx), dim=-1)[0]  # (n, V)\n"
-                                              "    return log_probs[1:].gather(-1, idx[0, 1:, None]).sum().item()",
-              visible=r"read at position i-1"),
-        Wrong("mean_not_sum", _SLP + "    log_probs = F.log_softmax(model(idx[:, :-1]), dim=-1)[0]\n"
-                                    "    return log_probs.gather(-1, idx[0, 1:, None]).mean().item()",
-              visible=r"4 predictions of log 1/V"),
-        Wrong("probability_not_log", _SLP + "    log_probs = F.log_softmax(model(idx[:, :-1]), dim=-1)[0]\n"
-                                           "    return log_probs.gather(-1, idx[0, 1:, None]).sum().exp().item()",
-              visible=r"4 predictions of log 1/V"),
-        Wrong("returns_tensor", _SLP + "    log_probs = F.log_softmax(model(idx[:, :-1]), dim=-1)[0]\n"
-                                      "    return log_probs.gather(-1, idx[0, 1:, None]).sum()",
-              visible=r"float"),
-    ],
-}
+WRONG: dict = {}
 DELEGATIONS = {
     "ex1_cross_entropy": [
         Delegation("alias", "from torch.nn.functional import cross_entropy as ce\n\n\n"

@@ -1,0 +1,66 @@
+"""Mutants of notebook 05: each removes the cause of one show."""
+
+from tests.mutation.spec import Edit, Mutant, Patch
+
+NOTEBOOK = "05_attention.ipynb"
+
+# cell ids of notebook 05
+VARIANCE, VARIANCE_SHOW, SCALE_SHOW = "868e99b1", "4650175e", "scale_training"
+TRAIN, HEADS_SHOW, GRAM, TIED_SHOW = "376a9aa4", "06e796ed", "8b07a118", "tied_qk_training"
+CAN_WIDGET, CAN_WIDGET_CHECK, CAN_SHOW = "10e895a0", "90ec215c", "can_states"
+
+SELF_ONLY_ATTENTION = Patch(before=CAN_SHOW, code="""
+import torch
+import utils.attention_lm as _alm
+
+
+def _self_only(T, device=None, offset=0):
+    return torch.full((T, T), float("-inf"), device=device).fill_diagonal_(0.0)  # each token reads itself only
+
+
+_alm.causal_mask = _self_only
+""")
+
+MUTANTS = [
+    # ---- why divide by sqrt(d_k) (section 5)
+    Mutant(name="scaled_scores_not_scaled", removes="the division by sqrt(d_k) in the 'scaled' scores",
+           target=VARIANCE_SHOW, message=r"scaled scores keep variance about 1",
+           edits=[Edit(cell=VARIANCE, old="scaled = raw / math.sqrt(width)", new="scaled = raw")]),
+    Mutant(name="unit_length_vectors", removes="the growth: q and k entries of variance 1/d_k, so q.k has variance 1",
+           target=VARIANCE_SHOW, message=r"Var\(q\.k\) grows like d_k",
+           edits=[Edit(cell=VARIANCE, old="q = torch.randn(n_queries, width)  # (N, d_k)",
+                       new="q = torch.randn(n_queries, width) / math.sqrt(width)  # (N, d_k)")]),
+    Mutant(name="unscaled_run_is_scaled", removes="the missing scale: the 'unscaled' run divides by sqrt(d_k) too",
+           target=SCALE_SHOW, message=r"unscaled attention at a large d_k should stall",
+           edits=[Edit(cell=SCALE_SHOW, old="n_head=1, scale=scale,", new="n_head=1, scale=True,")],
+           skip=[VARIANCE, VARIANCE_SHOW]),
+    # ---- heads attend differently (section 8)
+    Mutant(name="heads_untrained", removes="training: the 'trained' model gets the untrained model's weights",
+           target=HEADS_SHOW, message=r"every pair of trained heads",
+           patches=[Patch(before=HEADS_SHOW, code="model.load_state_dict(untrained.state_dict())")],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW]),
+    Mutant(name="heads_share_parameters", removes="separate heads: every head gets head 0's query, key and value weights",
+           target=HEADS_SHOW, message=r"every pair of trained heads",
+           patches=[Patch(before=HEADS_SHOW, code="""
+import torch
+with torch.no_grad():
+    _dh = model.config.d_model // model.config.n_head
+    for _w in (model.w_q.weight, model.w_k.weight, model.w_v.weight):
+        _w.copy_(_w[:_dh].repeat(model.config.n_head, 1))  # rows = output features, head by head
+""")],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW]),
+    # ---- why W_Q and W_K are separate (section 9)
+    Mutant(name="tied_model_untied", removes="the tie: the 'tied' model gets its own W_K",
+           target=TIED_SHOW, message=r"with W_K = W_Q the Gram matrix",
+           edits=[Edit(cell=TIED_SHOW, old="tie_qk=tie,", new="tie_qk=False,")],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, TRAIN, HEADS_SHOW]),
+    Mutant(name="untied_model_tied", removes="separate matrices: the 'separate' model is tied as well",
+           target=TIED_SHOW, message=r"separate W_Q, W_K learn to attend one step back",
+           edits=[Edit(cell=TIED_SHOW, old="tie_qk=tie,", new="tie_qk=True,")],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, TRAIN, HEADS_SHOW]),
+    # ---- contextual vectors of "can" (section 10)
+    Mutant(name="attention_reads_only_itself", removes="the context: each position attends to itself only",
+           target=CAN_SHOW, message=r"after attention the same token should carry different vectors",
+           patches=[SELF_ONLY_ATTENTION],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
+]
