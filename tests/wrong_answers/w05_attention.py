@@ -1,30 +1,122 @@
-"""Delegations for notebook 05's exercises (its wrong answers come with the notebook's own issue)."""
+"""Wrong answers and delegations for notebook 05's exercises."""
 
-from tests.wrong_answers.spec import Delegation
+from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "05_attention.ipynb"
-WRONG: dict = {}
-DELEGATIONS = {
+
+_ATT = ("def my_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,\n"
+        "                 mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:\n")
+_MASK = "def my_causal_mask(T: int) -> torch.Tensor:\n"
+_MERGE_OK = ("\n\ndef my_merge_heads(x: torch.Tensor) -> torch.Tensor:\n"
+             "    B, H, T, Dh = x.shape\n    return x.transpose(1, 2).reshape(B, T, H * Dh)\n")
+_SPLIT_OK = ("def my_split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:\n"
+             "    B, T, D = x.shape\n    return x.view(B, T, n_heads, D // n_heads).transpose(1, 2)\n\n\n")
+_TIED = "def tied_previous_token_model(seed: int = 0) -> OneLayerAttentionLM:\n"
+
+
+def _tied_loop(config: str, steps: int = 150, extra: str = "") -> str:
+    """A tied-model solution with the given config source and training steps."""
+    return (_TIED + "    generator = set_seed(seed)\n"
+            f"    model = OneLayerAttentionLM(AttentionLMConfig({config}))\n"
+            "    batches = previous_token_batches(16, 16, 32, generator)\n"
+            "    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)\n"
+            f"    for _ in range({steps}):\n        x, y = batches()\n        loss = model.loss(x, y)\n"
+            f"        optimizer.zero_grad()\n        loss.backward()\n{extra}"
+            "    return model")
+
+
+WRONG = {
     "ex1_attention": [
-        Delegation("module_access", "import utils.attention as a\n\n\n"
-                                    "def my_attention(q, k, v, mask=None):\n"
-                                    "    return a.scaled_dot_product_attention(q, k, v, mask)",
-                   denied="utils.attention.scaled_dot_product_attention"),
+        Wrong("no_scale", _ATT + "    weights = torch.softmax(q @ k.transpose(-2, -1) + (0 if mask is None else mask), dim=-1)\n"
+                                 "    return weights @ v, weights",
+              visible=r"did you divide the scores by sqrt\(d_k\)"),
+        Wrong("softmax_over_queries", _ATT + "    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+                                             "    if mask is not None:\n        scores = scores + mask\n"
+                                             "    weights = torch.softmax(scores, dim=-2)\n    return weights @ v, weights",
+              visible=r"each row of the weights"),
+        Wrong("mask_ignored", _ATT + "    weights = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1)\n"
+                                     "    return weights @ v, weights",
+              visible=r"with a causal mask the weights above the diagonal must be 0"),
+        Wrong("mask_after_softmax", _ATT + "    weights = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1)\n"
+                                           "    if mask is not None:\n        weights = weights * (mask == 0)\n"
+                                           "    return weights @ v, weights",
+              visible=r"query 1 shares its weight between keys 0 and 1 only"),
+        Wrong("scale_by_keys", _ATT + "    scores = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-2])\n"
+                                      "    if mask is not None:\n        scores = scores + mask\n"
+                                      "    weights = torch.softmax(scores, dim=-1)\n    return weights @ v, weights",
+              visible=r"did you divide the scores by sqrt\(d_k\)"),
+        Wrong("two_d_transpose", _ATT + "    scores = q @ k.T / math.sqrt(q.shape[-1])\n"
+                                        "    if mask is not None:\n        scores = scores + mask\n"
+                                        "    weights = torch.softmax(scores, dim=-1)\n    return weights @ v, weights"),
     ],
     "ex2_causal_mask": [
-        Delegation("getattr", "import importlib\n\n\n"
-                              "def my_causal_mask(T: int) -> torch.Tensor:\n"
-                              "    return getattr(importlib.import_module('utils.attention'), 'causal_' + 'mask')(T)",
-                   denied="utils.attention.causal_mask"),
+        Wrong("diagonal_hidden", _MASK + "    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(0), float('-inf'))",
+              visible=r"entries on and below the diagonal must be 0"),
+        Wrong("transposed", _MASK + "    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).tril(-1), float('-inf'))",
+              visible=r"entries on and below the diagonal must be 0"),
+        Wrong("large_negative", _MASK + "    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), -1e9)",
+              visible=r"-1e9 is not -inf"),
+        Wrong("bool_mask", _MASK + "    return torch.ones(T, T, dtype=torch.bool).triu(1)",
+              visible=r"must be a float tensor"),
+        Wrong("first_row_only", _MASK + "    mask = torch.zeros(T, T)\n    mask[0, 1:] = float('-inf')\n    return mask",
+              visible=r"entries above the diagonal must be -inf"),
+        Wrong("double_precision", _MASK + "    return torch.zeros(T, T, dtype=torch.float64).masked_fill("
+                                          "torch.ones(T, T, dtype=torch.bool).triu(1), float('-inf'))",
+              visible=r"must be a float tensor \(torch\.float32\)"),
     ],
     "ex3_split_merge": [
-        Delegation("copy_before_test", "def my_split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:\n"
-                                       "    return _split(MultiHeadAttention(x.shape[-1], n_heads), x)\n\n\n"
-                                       "def my_merge_heads(x: torch.Tensor) -> torch.Tensor:\n"
-                                       "    B, H, T, Dh = x.shape\n"
-                                       "    return _merge(MultiHeadAttention(H * Dh, H), x)",
-                   before="from utils.attention import MultiHeadAttention\n\n"
-                          "_split, _merge = MultiHeadAttention.split_heads, MultiHeadAttention.merge_heads",
+        Wrong("view_without_transpose", "def my_split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:\n"
+                                        "    B, T, D = x.shape\n    return x.view(B, n_heads, T, D // n_heads)" + _MERGE_OK,
+              visible=r"head 1 of the first token"),
+        Wrong("interleaved_columns", "def my_split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:\n"
+                                     "    B, T, D = x.shape\n    return x.view(B, T, D // n_heads, n_heads).permute(0, 3, 1, 2)" + _MERGE_OK,
+              visible=r"head 1 of the first token"),
+        Wrong("merge_without_transpose", _SPLIT_OK + "def my_merge_heads(x: torch.Tensor) -> torch.Tensor:\n"
+                                                     "    B, H, T, Dh = x.shape\n    return x.reshape(B, T, H * Dh)",
+              visible=r"must give x back"),
+        Wrong("four_heads_hard_coded", "def my_split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:\n"
+                                       "    B, T, D = x.shape\n    return x.view(B, T, 4, D // 4).transpose(1, 2)" + _MERGE_OK),
+    ],
+    "ex4_tied_previous_token": [
+        Wrong("untied", _tied_loop("16, d_model=32, n_head=1, residual=False", extra="        optimizer.step()\n"),
+              visible=r"keep W_K = W_Q"),
+        Wrong("section_9_config", _tied_loop("16, d_model=32, n_head=1, tie_qk=True, residual=False",
+                                             extra="        optimizer.step()\n")),
+        Wrong("no_optimizer_step", _tied_loop("16, d_model=32, n_head=1, tie_qk=True, residual=True", steps=150)),
+        Wrong("two_heads_no_residual", _tied_loop("16, d_model=32, n_head=2, tie_qk=True, residual=False", steps=150,
+                                                  extra="        optimizer.step()\n")),
+        Wrong("wrong_vocabulary", _tied_loop("32, d_model=32, n_head=2, tie_qk=True, residual=True", steps=10,
+                                             extra="        optimizer.step()\n"),
+              visible=r"vocab_size=16"),
+    ],
+}
+
+DELEGATIONS = {
+    "ex1_attention": [
+        Delegation("direct", "from utils.attention import scaled_dot_product_attention\n\n\n" + _ATT +
+                   "    return scaled_dot_product_attention(q, k, v, mask)",
+                   denied="utils.attention.scaled_dot_product_attention"),
+        Delegation("weights_helper", "from utils.attention import attention_weights\n\n\n" + _ATT +
+                   "    weights = attention_weights(q, k, mask)\n    return weights @ v, weights",
+                   denied="utils.attention.attention_weights"),
+    ],
+    "ex2_causal_mask": [
+        Delegation("direct", "from utils.attention import causal_mask\n\n\n" + _MASK + "    return causal_mask(T)",
+                   denied="utils.attention.causal_mask"),
+        Delegation("torch_equivalent", _MASK + "    return torch.nn.Transformer.generate_square_subsequent_mask(T)",
+                   denied="torch.nn.Transformer.generate_square_subsequent_mask"),
+    ],
+    "ex3_split_merge": [
+        Delegation("module_methods", "from utils.attention import MultiHeadAttention\n\n\n"
+                   "def my_split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:\n"
+                   "    return MultiHeadAttention(x.shape[-1], n_heads).split_heads(x)\n\n\n"
+                   "def my_merge_heads(x: torch.Tensor) -> torch.Tensor:\n"
+                   "    return MultiHeadAttention(x.shape[1] * x.shape[-1], x.shape[1]).merge_heads(x)",
                    denied="utils.attention.MultiHeadAttention.split_heads"),
+    ],
+    "ex4_tied_previous_token": [
+        Delegation("package_trainer", _TIED + "    model, _ = train_previous_token(AttentionLMConfig(16, d_model=32, n_head=2, "
+                   "tie_qk=True), 150, 16, seed=seed)\n    return model",
+                   denied="utils.attention_lm.train_previous_token"),
     ],
 }
