@@ -1,9 +1,51 @@
-"""Delegations for notebook 04's exercises (its wrong answers come with the notebook's own issue)."""
+"""Delegations for notebook 04's exercises and their plausible wrong answers."""
 
-from tests.wrong_answers.spec import Delegation
+from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "04_recurrent_networks.ipynb"
-WRONG: dict = {}
+_GRU = ("def gru_step(x_t, h_prev, W_ih, W_hh, b_ih, b_hh):\n"
+        "    x_r, x_z, x_n = (x_t @ W_ih.T + b_ih).chunk(3, dim=-1)\n")
+_CLIP = ("def clipped_sgd_step(model, x, y, lr: float, max_norm: float) -> tuple[float, float]:\n"
+         "    parameters = [p for p in model.parameters() if p.requires_grad]\n"
+         "    for p in parameters:\n        p.grad = None\n"
+         "    loss = model.loss(x, y)\n    loss.backward()\n")
+_GLOBAL = "    norm = torch.sqrt(sum((p.grad.double() ** 2).sum() for p in parameters)).item()\n"
+_STEP = ("    with torch.no_grad():\n        for p in parameters:\n"
+         "            p -= lr * scale * p.grad\n    return loss.item(), {norm}")
+WRONG = {
+    "ex1_gru_step": [
+        Wrong("b_hn_outside_reset", _GRU + "    H = h_prev.shape[-1]\n"
+              "    h_r, h_z, h_n = (h_prev @ W_hh.T).chunk(3, dim=-1)\n"
+              "    r = torch.sigmoid(x_r + h_r + b_hh[:H])\n    z = torch.sigmoid(x_z + h_z + b_hh[H:2 * H])\n"
+              "    n = torch.tanh(x_n + b_hh[2 * H:] + r * h_n)\n    return (1 - z) * n + z * h_prev",
+              visible=r"INSIDE the reset gate"),
+        Wrong("z_swapped", _GRU + "    h_r, h_z, h_n = (h_prev @ W_hh.T + b_hh).chunk(3, dim=-1)\n"
+              "    r = torch.sigmoid(x_r + h_r)\n    z = torch.sigmoid(x_z + h_z)\n"
+              "    n = torch.tanh(x_n + r * h_n)\n    return z * n + (1 - z) * h_prev",
+              visible=r"state must be copied"),
+        Wrong("gates_in_order_z_r", _GRU.replace("x_r, x_z, x_n", "x_z, x_r, x_n")
+              + "    h_z, h_r, h_n = (h_prev @ W_hh.T + b_hh).chunk(3, dim=-1)\n"
+              "    r = torch.sigmoid(x_r + h_r)\n    z = torch.sigmoid(x_z + h_z)\n"
+              "    n = torch.tanh(x_n + r * h_n)\n    return (1 - z) * n + z * h_prev",
+              visible=r"SECOND chunk"),
+        Wrong("no_reset_gate", _GRU + "    h_r, h_z, h_n = (h_prev @ W_hh.T + b_hh).chunk(3, dim=-1)\n"
+              "    z = torch.sigmoid(x_z + h_z)\n"
+              "    n = torch.tanh(x_n + h_n)\n    return (1 - z) * n + z * h_prev",
+              visible=r"INSIDE the reset gate"),
+    ],
+    "ex2_clipped_sgd_step": [
+        Wrong("clips_each_tensor", _CLIP + _GLOBAL
+              + "    with torch.no_grad():\n        for p in parameters:\n"
+                "            p -= lr * min(1.0, max_norm / (p.grad.norm().item() + 1e-12)) * p.grad\n"
+                "    return loss.item(), norm",
+              visible=r"clip the global norm"),
+        Wrong("norm_after_clipping", _CLIP + _GLOBAL + "    scale = min(1.0, max_norm / (norm + 1e-12))\n"
+              + _STEP.format(norm="min(norm, max_norm)"),
+              visible=r"norm \*before\* clipping"),
+        Wrong("never_clips", _CLIP + _GLOBAL + "    scale = 1.0\n" + _STEP.format(norm="norm"),
+              visible=r"the size of the update"),
+    ],
+}
 DELEGATIONS = {
     "ex1_gru_step": [
         Delegation("torch_builtin", "def gru_step(x_t, h_prev, W_ih, W_hh, b_ih, b_hh):\n"

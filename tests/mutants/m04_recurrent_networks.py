@@ -1,0 +1,36 @@
+"""Mutants of notebook 04: each removes the cause of one show (scale, saturation, clipping, gates)."""
+
+from tests.mutation.spec import Edit, Mutant, Patch
+
+NOTEBOOK = "04_recurrent_networks.ipynb"
+
+TRAIN, COMPARE, GRADIENTS, CLIPPING, RECALL, RECALL_GRAD = "cell-06", "cell-07", "cell-10", "cell-13", "cell-15", "recall-grad"
+TANH_STEP = "h = torch.tanh(rnn.embedding(x[:, t]) @ cell.weight_ih.T + cell.bias + h @ cell.weight_hh.T)"
+
+MUTANTS = [
+    Mutant(name="recurrent_scale_ignored", removes="the scale s of W_hh: every model gets a plain rotation",
+           target=GRADIENTS, message=r"gradient should vanish",
+           edits=[Edit(cell=GRADIENTS, old="rnn.cell.weight_hh.copy_(scale * rotation.to(device))",
+                       new="rnn.cell.weight_hh.copy_(rotation.to(device))")],
+           skip=[TRAIN, COMPARE]),
+    Mutant(name="no_saturation", removes="tanh's saturation: the written-out recurrence is linear",
+           target=GRADIENTS, message=r"tanh saturates",
+           edits=[Edit(cell=GRADIENTS, old=TANH_STEP, new=TANH_STEP.replace("torch.tanh(", "("))],
+           skip=[TRAIN, COMPARE]),
+    Mutant(name="clipping_off", removes="the clipping: both runs take unclipped steps",
+           target=CLIPPING, message=r"clipping should keep the loss bounded",
+           edits=[Edit(cell=CLIPPING, old="grad_clip=clip,", new="grad_clip=None,")],
+           skip=[TRAIN, COMPARE]),
+    Mutant(name="gru_is_plain", removes="the gates: the 'GRU' is a plain tanh RNN",
+           target=RECALL, message=r"GRU should solve the recall task",
+           edits=[Edit(cell=RECALL, old="d_hidden=32, cell=kind)", new='d_hidden=32, cell="tanh")')],
+           skip=[TRAIN, COMPARE, GRADIENTS, CLIPPING]),
+    Mutant(name="plain_rnn_untrained", removes="training of the plain RNN: one step, so it has not even learnt which symbols are keys",
+           target=RECALL, message=r"plain RNN should stay at chance",
+           edits=[Edit(cell=RECALL, old="TrainConfig(steps=RECALL_STEPS,", new='TrainConfig(steps=RECALL_STEPS if kind == "gru" else 1,')],
+           skip=[TRAIN, COMPARE, GRADIENTS, CLIPPING]),
+    Mutant(name="gradient_of_the_plain_rnn", removes="the gates: the trained 'GRU' measured is the plain RNN",
+           target=RECALL_GRAD, message=r"GRU's gradient should reach the key",
+           patches=[Patch(before=RECALL_GRAD, code='recall_models["gru"] = recall_models["tanh"]')],
+           skip=[TRAIN, COMPARE, GRADIENTS, CLIPPING]),
+]
