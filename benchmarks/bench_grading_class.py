@@ -67,10 +67,13 @@ def build_class(students: int, only: list[str]) -> tuple[dict, dict, dict]:
             continue
         try:
             variants, rows = plan_students(spec)
-        except SourceError as error:  # a notebook being edited may not validate: say so, grade the others
-            print(f"skipped {spec.notebook}: {error}", flush=True)
+        except (SourceError, StopIteration, KeyError) as error:  # a notebook and its wrong answers out of step
+            print(f"skipped {spec.notebook}: {type(error).__name__}: {error}", flush=True)
             continue
         names = sorted(variants)
+        if not names:
+            print(f"skipped {spec.notebook}: no students could be made from it", flush=True)
+            continue
         for j in range(students):
             student = f"s{j:03d}"
             turn = j + m  # crashes and hangs spread over students and notebooks
