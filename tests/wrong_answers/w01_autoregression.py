@@ -1,9 +1,70 @@
-"""Delegations for notebook 01's exercises (its wrong answers come with the notebook's own issue)."""
+"""Delegations for notebook 01's exercises and their plausible wrong answers."""
 
-from tests.wrong_answers.spec import Delegation
+from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "01_autoregression.ipynb"
-WRONG: dict = {}
+_CE = "def cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:\n"
+_PB = "def perplexity_and_bits(mean_nll: float) -> tuple[float, float]:\n"
+_SLP = ("def sequence_log_prob(model, ids: list[int]) -> float:\n"
+        "    idx = torch.tensor(ids)[None]  # (1, n)\n")
+_FIT = ("def fit_bigram_table(ids: torch.Tensor, vocab_size: int) -> BigramTableLM:\n"
+        "    counts = torch.zeros(vocab_size, vocab_size)\n"
+        "    counts.index_put_((ids[:-1], {target}), torch.ones(ids.numel() - 1), accumulate=True)\n"
+        "    model = BigramTableLM(BaselineConfig(vocab_size))\n"
+        "    optimizer = {optimizer}\n"
+        "    for _ in range({steps}):\n"
+        "        optimizer.zero_grad()\n"
+        "        loss = -(counts * F.log_softmax(model.logits.weight, dim=-1)).sum() / counts.sum()\n"
+        "        loss.backward()\n"
+        "        optimizer.step()\n"
+        "    return model")
+WRONG = {
+    "ex1_cross_entropy": [
+        Wrong("log_of_softmax", _CE + "    return -torch.log(torch.softmax(logits, dim=-1)).gather(-1, targets[..., None]).mean()",
+              visible=r"underflows to log\(0\); use log_softmax"),
+        Wrong("softmax_over_time", _CE + "    return -F.log_softmax(logits, dim=1).gather(-1, targets[..., None]).mean()",
+              visible=r"normalises over the vocabulary"),
+        Wrong("sum_not_mean", _CE + "    return -F.log_softmax(logits, dim=-1).gather(-1, targets[..., None]).sum()",
+              visible=r"the mean of -log p over the positions"),
+        Wrong("no_minus", _CE + "    return F.log_softmax(logits, dim=-1).gather(-1, targets[..., None]).mean()",
+              visible=r"cross_entropy of the small example"),
+    ],
+    "ex2_perplexity_and_bits": [
+        Wrong("base_two_perplexity", _PB + "    return 2 ** mean_nll, mean_nll / math.log(2)",
+              visible=r"perplexity of a uniform model"),
+        Wrong("bits_times_ln2", _PB + "    return math.exp(mean_nll), mean_nll * math.log(2)",
+              visible=r"bits per token of a uniform model"),
+        Wrong("swapped", _PB + "    return mean_nll / math.log(2), math.exp(mean_nll)",
+              visible=r"perplexity of a uniform model"),
+        Wrong("decimal_digits", _PB + "    return math.exp(mean_nll), mean_nll / math.log(10)",
+              visible=r"bits per token of a uniform model"),
+    ],
+    "ex3_sequence_log_prob": [
+        Wrong("factor_at_own_position", _SLP + "    log_probs = F.log_softmax(model(idx), dim=-1)[0]  # (n, V)\n"
+                                              "    return log_probs[1:].gather(-1, idx[0, 1:, None]).sum().item()",
+              visible=r"read at position i-1"),
+        Wrong("mean_not_sum", _SLP + "    log_probs = F.log_softmax(model(idx[:, :-1]), dim=-1)[0]\n"
+                                    "    return log_probs.gather(-1, idx[0, 1:, None]).mean().item()",
+              visible=r"4 predictions of log 1/V"),
+        Wrong("probability_not_log", _SLP + "    log_probs = F.log_softmax(model(idx[:, :-1]), dim=-1)[0]\n"
+                                           "    return log_probs.gather(-1, idx[0, 1:, None]).sum().exp().item()",
+              visible=r"4 predictions of log 1/V"),
+        Wrong("returns_tensor", _SLP + "    log_probs = F.log_softmax(model(idx[:, :-1]), dim=-1)[0]\n"
+                                      "    return log_probs.gather(-1, idx[0, 1:, None]).sum()",
+              visible=r"float"),
+    ],
+    "ex4_fit_bigram_table": [
+        Wrong("too_few_steps", _FIT.format(optimizer="torch.optim.Adam(model.parameters(), lr=0.5)", steps=5, target="ids[1:]"),
+              visible=r"train longer or with a larger learning rate"),
+        Wrong("sgd_small_lr", _FIT.format(optimizer="torch.optim.SGD(model.parameters(), lr=0.05)", steps=300, target="ids[1:]"),
+              visible=r"train longer or with a larger learning rate"),
+        Wrong("targets_not_shifted", _FIT.format(optimizer="torch.optim.Adam(model.parameters(), lr=0.5)", steps=300,
+                                                 target="ids[:-1]"),
+              visible=r"train longer or with a larger learning rate"),
+        Wrong("stops_early", _FIT.format(optimizer="torch.optim.Adam(model.parameters(), lr=0.5)", steps=10, target="ids[1:]"),
+              visible=None),
+    ],
+}
 DELEGATIONS = {
     "ex1_cross_entropy": [
         Delegation("alias", "from torch.nn.functional import cross_entropy as ce\n\n\n"
@@ -22,5 +83,13 @@ DELEGATIONS = {
                                        "    return float(_log_probs_of(model, ids).sum())",
                    before="from utils.evaluation import token_log_probs\n\n_log_probs_of = token_log_probs",
                    denied="utils.evaluation.token_log_probs"),
+    ],
+    "ex4_fit_bigram_table": [
+        Delegation("shared_loop", "from utils.batching import batch_sampler\nfrom utils.training import TrainConfig, train\n\n\n"
+                                  "def fit_bigram_table(ids: torch.Tensor, vocab_size: int) -> BigramTableLM:\n"
+                                  "    model = BigramTableLM(BaselineConfig(vocab_size))\n"
+                                  "    train(model, batch_sampler(ids, 32, 64), TrainConfig(steps=300, lr=0.3, progress=False))\n"
+                                  "    return model",
+                   denied="utils.training.train"),
     ],
 }

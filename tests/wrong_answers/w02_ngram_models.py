@@ -1,9 +1,61 @@
-"""Delegations for notebook 02's exercises (its wrong answers come with the notebook's own issue)."""
+"""Delegations for notebook 02's exercises and their plausible wrong answers."""
 
-from tests.wrong_answers.spec import Delegation
+from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "02_ngram_models.ipynb"
-WRONG: dict = {}
+_CB = "def count_bigrams(ids: torch.Tensor, vocab_size: int) -> torch.Tensor:\n"
+_AK = "def add_k_probs(counts: torch.Tensor, k: float) -> torch.Tensor:\n    counts = counts.double()\n"
+_TP = ("def text_perplexity(model: NGramLM, ids: list[int]) -> float:\n"
+       "    idx = torch.tensor(ids)[None, :]  # (1, T)\n")
+_CC = "def continuation_counts(ids: torch.Tensor, vocab_size: int) -> torch.Tensor:\n"
+WRONG = {
+    "ex1_count_bigrams": [
+        Wrong("float_counts", _CB + "    pairs = ids[:-1] * vocab_size + ids[1:]\n"
+                                   "    return torch.bincount(pairs, minlength=vocab_size**2).reshape(vocab_size, vocab_size).float()",
+              visible=r"integer counts"),
+        Wrong("transposed", _CB + "    pairs = ids[1:] * vocab_size + ids[:-1]\n"
+                                 "    return torch.bincount(pairs, minlength=vocab_size**2).reshape(vocab_size, vocab_size)",
+              visible=r"followed by 1 twice|order of the two indices"),
+        Wrong("wraps_around", _CB + "    pairs = ids * vocab_size + torch.roll(ids, -1)\n"
+                                   "    return torch.bincount(pairs, minlength=vocab_size**2).reshape(vocab_size, vocab_size)",
+              visible=r"has 5 bigrams"),
+    ],
+    "ex2_add_k_probs": [
+        Wrong("k_once_in_denominator", _AK + "    return (counts + k) / (counts.sum(dim=1, keepdim=True) + k)",
+              visible=r"add_k_probs"),
+        Wrong("no_k_in_denominator", _AK + "    return (counts + k) / counts.sum(dim=1, keepdim=True)",
+              visible=r"add_k_probs|never seen"),
+        Wrong("normalised_by_column", _AK + "    return (counts + k) / (counts.sum(dim=0, keepdim=True) + k * counts.shape[0])",
+              visible=r"add_k_probs"),
+    ],
+    "ex3_text_perplexity": [
+        Wrong("factor_at_own_position", _TP + "    log_probs = model(idx)[0, 1:].double()\n"
+                                             "    picked = log_probs.gather(-1, idx[0, 1:, None]).squeeze(-1)\n"
+                                             "    return math.exp(-float(picked.mean()))",
+              visible=r"sqrt\(2\)|math\.inf"),
+        Wrong("divides_by_t", _TP + "    log_probs = model(idx[:, :-1])[0].double()\n"
+                                   "    picked = log_probs.gather(-1, idx[0, 1:, None]).squeeze(-1)\n"
+                                   "    return math.exp(-float(picked.sum()) / len(ids))",
+              visible=r"it should be V|sqrt\(2\)"),
+        Wrong("clipped_zeros", _TP + "    log_probs = model(idx[:, :-1])[0].double().clamp(min=-30)\n"
+                                    "    picked = log_probs.gather(-1, idx[0, 1:, None]).squeeze(-1)\n"
+                                    "    return math.exp(-float(picked.mean()))",
+              visible=r"math\.inf"),
+        Wrong("base_two", _TP + "    log_probs = model(idx[:, :-1])[0].double()\n"
+                               "    picked = log_probs.gather(-1, idx[0, 1:, None]).squeeze(-1)\n"
+                               "    return 2 ** (-float(picked.mean()))",
+              visible=r"it should be V"),
+    ],
+    "ex4_continuation_counts": [
+        Wrong("counts_followers", _CC + "    bigram_types = torch.unique(ids[:-1] * vocab_size + ids[1:])\n"
+                                       "    return torch.bincount(bigram_types // vocab_size, minlength=vocab_size)",
+              visible=r"FOLLOW"),
+        Wrong("every_occurrence", _CC + "    return torch.bincount(ids[1:], minlength=vocab_size)",
+              visible=r"every occurrence|preceded"),
+        Wrong("distinct_tokens_only", _CC + "    return torch.bincount(torch.unique(ids[1:]), minlength=vocab_size)",
+              visible=r"preceded"),
+    ],
+}
 DELEGATIONS = {
     "ex1_count_bigrams": [
         Delegation("alias", "from utils.ngram_counts import NGramCounts as Counts\n\n\n"

@@ -1,0 +1,50 @@
+"""Mutants of notebook 01: each removes the cause of one show."""
+
+from tests.mutation.spec import Edit, Mutant, Patch
+
+NOTEBOOK = "01_autoregression.ipynb"
+
+PARAMETERS, RANDOM_TABLE, ENUMERATE, BY_HAND = "edb5475c", "145f2f49", "6e5c75a8", "eadd7dae"
+UNIFORM, UNIGRAM, LOOP, TRAIN = "9157a361", "f4f43990", "loop", "fa7f419a"
+CURVES, SAMPLES, SCRAMBLED = "57f66c82", "7f424a35", "714c9ec3"
+
+NOT_UNIFORM = Patch(before=UNIFORM, code="""
+import torch as _torch
+_Uniform = UniformLM
+
+
+class UniformLM(_Uniform):
+    def forward(self, idx):
+        logits = super().forward(idx)  # (B, T, V)
+        return logits + _torch.randn(logits.shape[-1], generator=_torch.Generator().manual_seed(0))  # no longer uniform
+""")
+
+MUTANTS = [
+    Mutant(name="uniform_not_uniform", removes="the uniformity: the 'uniform' model gets random fixed logits",
+           target=UNIFORM, message=r"perplexity is the vocabulary size", patches=[NOT_UNIFORM],
+           skip=[ENUMERATE, BY_HAND]),
+    Mutant(name="loop_takes_no_step", removes="the optimiser step of the written-out loop: the table stays uniform",
+           target=LOOP, message=r"converge to the count bigram",
+           edits=[Edit(cell=LOOP, old="    optimizer.step()  # update the table", new="    pass  # no update")],
+           skip=[RANDOM_TABLE, ENUMERATE, BY_HAND, UNIFORM, UNIGRAM]),
+    Mutant(name="loop_targets_not_shifted", removes="the shift of the targets: the loop learns to predict the input itself",
+           target=LOOP, message=r"converge to the count bigram",
+           edits=[Edit(cell=LOOP, old="F.cross_entropy(logits.reshape(-1, V), y_batch.reshape(-1))",
+                       new="F.cross_entropy(logits.reshape(-1, V), x_batch.reshape(-1))")],
+           skip=[RANDOM_TABLE, ENUMERATE, BY_HAND, UNIFORM, UNIGRAM]),
+    Mutant(name="table_starts_random", removes="the zero (uniform) start of the trained table",
+           target=CURVES, message=r"loss must start at ln V",
+           edits=[Edit(cell=TRAIN, old="bigram = BigramTableLM(BaselineConfig(V)).to(device)\n",
+                       new="bigram = BigramTableLM(BaselineConfig(V)).to(device)\n"
+                           "torch.nn.init.normal_(bigram.logits.weight, std=2.0)\n")],
+           skip=[ENUMERATE, BY_HAND, LOOP]),
+    Mutant(name="bigram_untrained", removes="the training of the bigram: one step only",
+           target=CURVES, message=r"one token of context must clearly beat the unigram",
+           edits=[Edit(cell=PARAMETERS, old="TRAIN_STEPS = pick(full=1500, fast=300)", new="TRAIN_STEPS = 1")],
+           skip=[ENUMERATE, BY_HAND, LOOP]),
+    Mutant(name="scored_without_context", removes="the context: the texts are scored by the unigram model",
+           target=SCRAMBLED, message=r"real text must be less surprising|clearly more surprising",
+           edits=[Edit(cell=SCRAMBLED, old="real_bits, shuffled_bits = total_bits(bigram, sentence), [total_bits(bigram, s) for s in shuffles]",
+                       new="real_bits, shuffled_bits = total_bits(unigram, sentence), [total_bits(unigram, s) for s in shuffles]")],
+           skip=[ENUMERATE, BY_HAND, LOOP, SAMPLES]),
+]

@@ -1,0 +1,38 @@
+"""Mutants of notebook 03: each removes the cause of one show (training, sparsity, the window, learning)."""
+
+from tests.mutation.spec import Edit, Mutant, Patch
+
+NOTEBOOK = "03_fixed_window_neural_lm.ipynb"
+
+PARAMETERS, FORWARD, TRAIN, SAMPLES, VERSUS_NGRAMS, SIZES = "cell-01", "cell-06", "cell-08", "cell-09", "cell-11", "cell-13"
+RECALL_TRAIN, RECALL, PROJECTION, EMBEDDINGS = "cell-15", "cell-16", "cell-19", "cell-20"
+CORPUS_CELLS = [FORWARD, TRAIN, SAMPLES, VERSUS_NGRAMS, SIZES]
+
+MUTANTS = [
+    Mutant(name="mlp_untrained", removes="training: the window model takes one step",
+           target=TRAIN, message=r"clearly below the unigram",
+           edits=[Edit(cell=PARAMETERS, old="TRAIN_STEPS = pick(full=1500, fast=200)", new="TRAIN_STEPS = 1")],
+           skip=[FORWARD]),
+    Mutant(name="mlp_reset_before_comparison", removes="training: the compared MLP is a fresh, untrained one",
+           target=VERSUS_NGRAMS, message=r"should beat the bigram",
+           patches=[Patch(before=VERSUS_NGRAMS, code="model = WindowMLPLM(WindowMLPConfig(V, window=WINDOW, "
+                                                     "d_embed=D_EMBED, d_hidden=D_HIDDEN)).to(device)")],
+           skip=[FORWARD, SAMPLES]),
+    Mutant(name="few_distinct_contexts", removes="the many distinct contexts of real text: n-grams counted on 2,000 characters",
+           target=SIZES, message=r"far more stored n-grams|far smaller than the n-gram model",
+           patches=[Patch(before=VERSUS_NGRAMS, code="train_stream = train_stream[:2000]")],
+           skip=[FORWARD, SAMPLES]),
+    Mutant(name="narrow_window_untrained", removes="training of the narrow window: a fresh model is scored",
+           target=RECALL, message=r"should sit at chance",
+           patches=[Patch(before=RECALL, code='recall_models[f"window N={WINDOW}"] = WindowMLPLM(WindowMLPConfig('
+                                              'task.vocab_size, window=WINDOW, d_embed=16, d_hidden=64)).to(device)')],
+           skip=CORPUS_CELLS),
+    Mutant(name="control_window_narrow", removes="the control's wide window: it sees only N tokens too",
+           target=RECALL, message=r"wide enough window should learn",
+           edits=[Edit(cell=RECALL_TRAIN, old="window=task.length,", new="window=WINDOW,")],
+           skip=CORPUS_CELLS),
+    Mutant(name="embeddings_untrained", removes="training: the embeddings are the initial random ones",
+           target=EMBEDDINGS, message=r"digits should be more alike|training should make the digits",
+           patches=[Patch(before=PROJECTION, code="with torch.no_grad():\n    model.embedding.weight.copy_(initial_C.to(device))")],
+           skip=[FORWARD, SAMPLES, VERSUS_NGRAMS, SIZES, RECALL_TRAIN, RECALL]),
+]
