@@ -152,3 +152,27 @@ def test_final_loss_is_inf_for_diverged_runs():
     history.diverged = True
     assert final_loss(history) == math.inf
     assert final_loss(TrainHistory(train_loss=[1.0, float("nan")])) == math.inf
+
+
+def test_post_ln_last_layer_gradient_larger_than_pre_ln_at_xavier_init():
+    from utils.lr_grid import ffn_gradient_norms, xavier_initialise
+    from utils.transformer import TransformerConfig, TransformerLM
+
+    x = torch.randint(0, 20, (8, 16), generator=torch.Generator().manual_seed(0))
+    y = torch.randint(0, 20, (8, 16), generator=torch.Generator().manual_seed(1))
+    last = {}
+    for placement in ("pre", "post"):
+        torch.manual_seed(0)
+        model = xavier_initialise(TransformerLM(TransformerConfig(20, context_length=16, n_layer=8, n_head=2, d_model=32,
+                                                                  norm_placement=placement)))
+        norms = ffn_gradient_norms(model, x, y)
+        assert len(norms) == 8 and all(n > 0 for n in norms)
+        last[placement] = norms[-1]
+    assert last["post"] > 1.5 * last["pre"]
+
+
+def test_ffn_gradient_norms_needs_blocks():
+    from utils.lr_grid import ffn_gradient_norms
+
+    with pytest.raises(ValueError, match="blocks"):
+        ffn_gradient_norms(torch.nn.Linear(2, 2), torch.zeros(1, 2), torch.zeros(1, 2))

@@ -4,6 +4,11 @@ Each run starts from the same seed (same initial weights for a given placement, 
 batches), trains with `utils.training.train` at a constant peak learning rate (after an
 optional linear warm-up), and is scored by its mean training loss over the last steps.
 A run whose loss became NaN or inf scores inf.
+
+`last_layer_gradient_norms` measures the mechanism Xiong et al. (2020) found, without any
+training: at initialisation (Xavier weights, as in the 2017 Transformer) the gradient of the
+last block's weights is about sqrt(n_layer) times larger with Post-LN than with Pre-LN, so one
+learning rate cannot suit every layer of a deep Post-LN model without a warm-up.
 """
 
 from __future__ import annotations
@@ -11,6 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import torch
+from torch import nn
 
 from utils.batching import Batch
 from utils.device import set_seed
@@ -78,3 +86,25 @@ def grid_curve(runs: Sequence[GridRun], placement: str, warmup_steps: int) -> tu
     if not picked:
         raise ValueError(f"no runs with placement {placement!r} and warm-up {warmup_steps}")
     return [r.lr for r in picked], [r.final_loss for r in picked]
+
+
+def xavier_initialise(model: nn.Module) -> nn.Module:
+    """Re-initialise every Linear weight with Xavier-uniform and zero bias, and embeddings with std d^-1/2 (the 2017 recipe)."""
+    for module in model.modules():
+        if isinstance(module, nn.Linear):
+            nn.init.xavier_uniform_(module.weight)
+            if module.bias is not None:
+                nn.init.zeros_(module.bias)
+        elif isinstance(module, nn.Embedding):
+            nn.init.normal_(module.weight, std=module.weight.shape[1] ** -0.5)
+    return model
+
+
+def ffn_gradient_norms(model: LanguageModel, x: torch.Tensor, y: torch.Tensor) -> list[float]:
+    """Gradient norm of each block's FFN output weight (W_2) after one backward pass of the loss on (x, y)."""
+    blocks = getattr(model, "blocks", None)
+    if not blocks:
+        raise ValueError(f"{type(model).__name__} has no `blocks` with an `ffn.down` layer")
+    model.zero_grad()
+    model.loss(x, y).backward()
+    return [float(block.ffn.down.weight.grad.norm()) for block in blocks]

@@ -3,8 +3,8 @@
 A language model sees batches of sequences of different lengths, padded to the longest.
 LayerNorm normalises each token over its own features, so a token's output never depends
 on the rest of the batch. BatchNorm normalises each feature over every (sequence, position)
-in the batch, padding included, so (1) padding pollutes the statistics, (2) one token at a
-time (batch size 1, as in generation) has no variance to divide by, and (3) training
+in the batch, padding included, so (1) padding pollutes the statistics, (2) training on tiny
+batches gives noisy statistics (a batch of one token has no variance to divide by), and (3) training
 (batch statistics) and inference (running averages) give different outputs.
 """
 
@@ -41,23 +41,26 @@ def batch_norm_tokens(norm: nn.BatchNorm1d, x: torch.Tensor) -> torch.Tensor:
 def padding_drift(
     sequence: torch.Tensor, pad_lengths: Sequence[int], pad_value: float = 0.0, seed: int = 0
 ) -> dict[str, list[float]]:
-    """How much a sequence's normalised output changes when padded to longer lengths in a batch.
+    """How much a sequence's normalised output changes when only the padding of its batch grows.
 
-    The sequence (T, C) is put in a batch next to a companion padded to T + pad positions;
-    returned: for each pad length, the largest change of the sequence's own outputs, for a
-    fresh LayerNorm and a fresh BatchNorm1d (training mode), against the pad-free result.
+    The sequence (T, C) shares a batch with one fixed companion sequence of the same length;
+    both are padded with `pad` extra positions of `pad_value`, so the real tokens of the batch
+    never change, only the amount of padding. Returned: for each pad length, the largest
+    change of the sequence's own outputs against the pad-free batch, for a fresh LayerNorm
+    and a fresh BatchNorm1d (training mode).
     """
     if sequence.dim() != 2:
         raise ValueError(f"sequence must be (T, C), got shape {tuple(sequence.shape)}")
     length, channels = sequence.shape
     generator = torch.Generator().manual_seed(seed)
-    companion_full = torch.randn(length + max(pad_lengths, default=0), channels, generator=generator) * 2 + 1
+    companion = torch.randn(length, channels, generator=generator) * 2 + 1  # (T, C): the same real tokens every time
     layer_norm, batch_norm = nn.LayerNorm(channels), nn.BatchNorm1d(channels)
     batch_norm.train()
     drift: dict[str, list[float]] = {"layernorm": [], "batchnorm": []}
     reference = None
     for pad in [0, *pad_lengths]:
-        batch, _ = padded_batch([sequence, companion_full[: length + pad]], pad_value)  # (2, T + pad, C)
+        padding = torch.full((pad, channels), pad_value)  # (pad, C)
+        batch, _ = padded_batch([torch.cat([sequence, padding]), torch.cat([companion, padding])], pad_value)  # (2, T + pad, C)
         outputs = {
             "layernorm": layer_norm(batch)[0, :length],  # (T, C)
             "batchnorm": batch_norm_tokens(batch_norm, batch)[0, :length],  # (T, C)
