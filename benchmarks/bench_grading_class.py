@@ -187,8 +187,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120.0, help="--timeout of the grader per notebook (s)")
     parser.add_argument("--target", type=int, default=200, help="class size to extrapolate to (default 200)")
     parser.add_argument("--unit-seconds", type=float, default=None, help="U in seconds, measured elsewhere")
-    parser.add_argument("--unit-scale", type=float, default=0.1, help="share of the nanoGPT workload timed for U")
+    parser.add_argument("--unit-scale", type=float, default=0.1,
+                        help="share of the nanoGPT workload timed for U (0.1 to 1; its warm-up alone is 0.05)")
     args = parser.parse_args()
+    if not 0.1 <= args.unit_scale <= 1:
+        parser.error("--unit-scale must be between 0.1 and 1")
     notebooks, kinds, expected = build_class(args.students, args.only)
     names = sorted({nb for _, nb in notebooks})
     print(f"class: {args.students} students x {len(names)} notebooks = {len(notebooks)} notebook-runs "
@@ -219,7 +222,8 @@ def main() -> None:
                    if unit_s else "not measured")
     load = os.getloadavg()
     print(said)
-    print(f"machine load (1/5/15 min) at the end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} cores")
+    print(f"machine load (1/5/15 min) at the end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
+          f"on {os.cpu_count()} cores")
     print(f"graded {runs} notebook-runs in {seconds:.1f} s with --jobs {args.jobs} (LM_FAST="
           f"{os.environ.get('LM_FAST', '1')}, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'cores/jobs')}): "
           f"{rate:.2f} notebook-runs per minute")

@@ -112,10 +112,12 @@ def test_merge_refuses(tmp_path, case: str, message: str) -> None:
 
 
 def test_merge_keeps_other_rows_of_the_grade_book(tmp_path) -> None:
-    shards = [_fake_shard(tmp_path / "a", 0, 2, ["ada", "cy", "eve"]), _fake_shard(tmp_path / "b", 1, 2, ["bob", "dee"])]
+    shards = [_fake_shard(tmp_path / "a", 0, 2, ["ada", "cy", "eve"]),
+              _fake_shard(tmp_path / "b", 1, 2, ["bob", "dee"])]
     out = tmp_path / "joined"
     out.mkdir()
-    (out / "grades.csv").write_text("student,notebook,grade_id,points,max_points,feedback\nada,other.ipynb,t,1,1,kept\n")
+    (out / "grades.csv").write_text("student,notebook,grade_id,points,max_points,feedback\n"
+                                    "ada,other.ipynb,t,1,1,kept\n")
     merge(shards, out)
     text = (out / "grades.csv").read_text()
     assert "ada,other.ipynb,t,1,1,kept" in text and text.count("ex1_test") == 5

@@ -64,8 +64,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "merge":
             rows = merge(args.shards, args.out)
-            print(f"merged {len(args.shards)} shard(s): {len({r.student for r in rows})} student(s), {len(rows)} row(s); "
-                  f"wrote {args.out / 'grades.csv'} and {args.out / 'feedback'}/")
+            print(f"merged {len(args.shards)} shard(s): {len({r.student for r in rows})} student(s), "
+                  f"{len(rows)} row(s); wrote {args.out / 'grades.csv'} and {args.out / 'feedback'}/")
             return 0
         shard = parse_shard(args.shard) if args.shard is not None else None
         sources = load_sources(_source_paths(args.source, args.notebooks))
