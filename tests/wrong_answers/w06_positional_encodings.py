@@ -1,9 +1,68 @@
-"""Delegations for notebook 06's exercises (its wrong answers come with the notebook's own issue)."""
+"""Wrong answers and delegations for notebook 06's exercises."""
 
-from tests.wrong_answers.spec import Delegation
+from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "06_positional_encodings.ipynb"
-WRONG: dict = {}
+_SIN = "def my_sinusoidal_encoding(T: int, d: int) -> torch.Tensor:\n    positions = torch.arange(T, dtype=torch.float32)[:, None]\n"
+_ROPE = "def my_rope(x: torch.Tensor) -> torch.Tensor:\n    T, d = x.shape\n    half = d // 2\n"
+_BIAS = "def my_length_free_bias(n_heads: int, T: int) -> torch.Tensor:\n    offsets = torch.arange(T)[:, None] - torch.arange(T)[None, :]\n"
+
+
+def _sin(frequencies: str, sin_col: str = "0::2", cos_col: str = "1::2") -> str:
+    """A sinusoidal-encoding solution with the given frequency expression and column layout."""
+    return (_SIN + f"    frequencies = {frequencies}\n    encoding = torch.zeros(T, d)\n"
+            f"    encoding[:, {sin_col}] = torch.sin(positions * frequencies)\n"
+            f"    encoding[:, {cos_col}] = torch.cos(positions * frequencies)\n    return encoding")
+
+
+def _rope(angles: str, first: str = "x[:, :half]", second: str = "x[:, half:]") -> str:
+    """A RoPE solution with the given angle expression and pairing."""
+    return (_ROPE + f"    angles = {angles}\n    first, second = {first}, {second}\n"
+            "    return torch.cat([first * angles.cos() - second * angles.sin(), first * angles.sin() + second * angles.cos()], dim=-1)")
+
+
+WRONG = {
+    "ex1_sinusoidal": [
+        Wrong("sin_cos_swapped", _sin("10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float32) / d)", "1::2", "0::2"),
+              visible=r"position 0 must be"),
+        Wrong("exponent_uses_column", _sin("10000.0 ** (-2 * torch.arange(0, d, 2, dtype=torch.float32) / d)"),
+              visible=r"odd column 2i\+1 uses i"),
+        Wrong("no_minus_sign", _sin("10000.0 ** (torch.arange(0, d, 2, dtype=torch.float32) / d)"),
+              visible=r"PE\(1, 0\)|PE\(3, 3\)"),
+        Wrong("halves_not_interleaved", _sin("10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float32) / d)", ":d // 2", "d // 2:"),
+              visible=r"position 0 must be"),
+        Wrong("positions_from_one", _SIN.replace("torch.arange(T,", "torch.arange(1, T + 1,") +
+              "    frequencies = 10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float32) / d)\n    encoding = torch.zeros(T, d)\n"
+              "    encoding[:, 0::2] = torch.sin(positions * frequencies)\n"
+              "    encoding[:, 1::2] = torch.cos(positions * frequencies)\n    return encoding",
+              visible=r"position 0 must be"),
+    ],
+    "ex2_rope": [
+        Wrong("adjacent_pairs", _rope("torch.arange(T, dtype=torch.float32)[:, None] * 10000.0 ** (-torch.arange(0, d, 2) / d)",
+                                      "x[:, 0::2]", "x[:, 1::2]"),
+              visible=r"pair \(x_1, x_5\) at position 3"),
+        Wrong("linear_frequencies", _rope("torch.arange(T, dtype=torch.float32)[:, None] / (1 + torch.arange(0, d, 2))"),
+              visible=r"pair \(x_1, x_5\) at position 3"),
+        Wrong("one_angle_for_all", _rope("torch.arange(T, dtype=torch.float32)[:, None].expand(T, half)"),
+              visible=r"pair \(x_1, x_5\) at position 3"),
+        Wrong("rotation_backwards", _ROPE + "    angles = -torch.arange(T, dtype=torch.float32)[:, None] * 10000.0 ** (-torch.arange(0, d, 2) / d)\n"
+                                            "    first, second = x[:, :half], x[:, half:]\n"
+                                            "    return torch.cat([first * angles.cos() - second * angles.sin(), "
+                                            "first * angles.sin() + second * angles.cos()], dim=-1)",
+              visible=r"turns by 1 radian"),
+    ],
+    "ex3_length_free_bias": [
+        Wrong("one_slope", _BIAS + "    return (-0.5 * offsets.clamp(min=0).float()).expand(n_heads, T, T)"),
+        Wrong("slopes_too_flat", _BIAS + "    slopes = 2.0 ** (-8.0 * torch.arange(1, n_heads + 1) / n_heads)\n"
+                                         "    return -slopes[:, None, None] * offsets.clamp(min=0).float()"),
+        Wrong("absolute_positions", "def my_length_free_bias(n_heads: int, T: int) -> torch.Tensor:\n"
+                                    "    keys = torch.arange(T).float()\n"
+                                    "    return (0.5 * keys)[None, None, :].expand(n_heads, T, T).clone()",
+              visible=r"depend on i - j only"),
+        Wrong("grows_with_length", _BIAS + "    slopes = torch.arange(1, n_heads + 1).float() / T\n"
+                                           "    return -slopes[:, None, None] * offsets.clamp(min=0).float()"),
+    ],
+}
 DELEGATIONS = {
     "ex1_sinusoidal": [
         Delegation("function_copy", "def my_sinusoidal_encoding(T: int, d: int) -> torch.Tensor:\n"
@@ -16,5 +75,11 @@ DELEGATIONS = {
         Delegation("alias", "from utils.positional import apply_rotary as rotate, rotary_cos_sin as angles\n\n\n"
                             "def my_rope(x: torch.Tensor) -> torch.Tensor:\n"
                             "    return rotate(x, *angles(*x.shape))"),
+    ],
+    "ex3_length_free_bias": [
+        Delegation("package_bias", "from utils.positional import RelativePositionBias\n\n\n" + _BIAS +
+                   "    table = RelativePositionBias(n_heads, 4)\n"
+                   "    return table(T).detach() - 10 * offsets.clamp(min=0).float()",
+                   denied="utils.positional.RelativePositionBias.forward"),
     ],
 }

@@ -1,0 +1,39 @@
+"""Mutants of notebook 06: each removes the cause of one show."""
+
+from tests.mutation.spec import Edit, Mutant
+
+NOTEBOOK = "06_positional_encodings.ipynb"
+
+# cell ids of notebook 06
+PARAMETERS, PHRASES, ORDER_SHOW, SIMILARITY_SHOW = "125c9b14", "11d723af", "7b1633c0", "7dd5bca7"
+SHIFT_SHOW, BANDS, LEARNED, RELATIVE, ROPE_SHOW = "519dc9b6", "7e72550a", "52fddf42", "2ee7d3e1", "010cfc97"
+EXTRAPOLATE, EXTRAPOLATION_SHOW = "1dd16d67", "27dedd15"
+BEFORE_EXTRAPOLATION = [PHRASES, ORDER_SHOW, SIMILARITY_SHOW, SHIFT_SHOW, BANDS, LEARNED, RELATIVE, ROPE_SHOW]
+
+MUTANTS = [
+    Mutant(name="positions_in_the_none_model", removes="the missing positions: the 'none' model gets learned positions",
+           target=ORDER_SHOW, message=r"without positions: the outputs are the same rows, permuted",
+           edits=[Edit(cell=PHRASES, old="positional=positional, causal=False",
+                       new='positional="learned" if positional == "none" else positional, causal=False')]),
+    Mutant(name="random_codes", removes="the sinusoids: every position gets a random vector",
+           target=SIMILARITY_SHOW, message=r"the similarity is a function of i - j",
+           edits=[Edit(cell=SIMILARITY_SHOW, old="P = sinusoidal_encoding(T_pe, d_pe)  # (T, d)",
+                       new="P = torch.randn(T_pe, d_pe)  # (T, d)")],
+           skip=[PHRASES, ORDER_SHOW]),
+    Mutant(name="shift_of_random_codes", removes="the sinusoids: the shift is fitted on random vectors",
+           target=SHIFT_SHOW, message=r"the least-squares map is the block rotation",
+           edits=[Edit(cell=SHIFT_SHOW, old="P_small = sinusoidal_encoding(T_fit + k_shift, d_small).double()",
+                       new="P_small = torch.randn(T_fit + k_shift, d_small).double()")],
+           skip=[PHRASES, ORDER_SHOW, SIMILARITY_SHOW]),
+    Mutant(name="identity_rotation", removes="the rotation: q and k are not rotated at all",
+           target=ROPE_SHOW, message=r"different offsets should give different scores",
+           edits=[Edit(cell=ROPE_SHOW, old="q_rot = apply_rotary(q_vec.expand(T_rope, d_head), cos, sin)",
+                       new="q_rot = q_vec.expand(T_rope, d_head)"),
+                  Edit(cell=ROPE_SHOW, old="k_rot = apply_rotary(k_vec.expand(T_rope, d_head), cos, sin)",
+                       new="k_rot = k_vec.expand(T_rope, d_head)")],
+           skip=[PHRASES, ORDER_SHOW, SIMILARITY_SHOW, SHIFT_SHOW, BANDS, LEARNED, RELATIVE]),
+    Mutant(name="nothing_learned", removes="training: every extrapolation model takes one step",
+           target=EXTRAPOLATION_SHOW, message=r"learned more than letter frequencies",
+           edits=[Edit(cell=PARAMETERS, old="EXTRAPOLATION_STEPS = pick(full=600, fast=150)", new="EXTRAPOLATION_STEPS = 1")],
+           skip=BEFORE_EXTRAPOLATION),
+]
