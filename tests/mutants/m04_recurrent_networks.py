@@ -34,3 +34,10 @@ MUTANTS = [
            patches=[Patch(before=RECALL_GRAD, code='recall_models["gru"] = recall_models["tanh"]')],
            skip=[TRAIN, COMPARE, GRADIENTS, CLIPPING]),
 ]
+
+TBPTT = "tbptt"
+MUTANTS.append(
+    Mutant(name="state_never_carried", removes="the carried state: every chunk starts from h = 0",
+           target=TBPTT, message=r"state carried across chunks",
+           edits=[Edit(cell=TBPTT, old="h = last.detach() if carry else torch.zeros_like(last)", new="h = torch.zeros_like(last)")],
+           skip=[TRAIN, COMPARE]))
