@@ -15,10 +15,15 @@ from utils.decoding import (
     decode,
     distinct_n,
     exhaustive_search,
+    length_penalty,
+    reorder_state,
     repetition,
     sequence_log_prob,
 )
 from utils.interface import LanguageModel
+from utils.rnn import RNNConfig, RNNLM
+from utils.toy_lm import GREEDY_TRAP as TRAP_TABLE, GREEDY_TRAP_LENGTH, STOP_TABLE, TableLM
+from utils.transformer import TransformerConfig, TransformerLM
 from utils.sampling import generate, next_token_probs, sample_next, softmax_with_temperature, top_k_filter, top_p_filter
 
 
@@ -79,20 +84,73 @@ def test_wide_beam_equals_exhaustive_on_random_models(seed):
 
 
 def test_stop_token_and_length_normalisation():
-    # 0 -> stop (token 0) with 0.3 at once, or a long chain of likely 1s
-    model = BigramTable([[0.5, 0.5, 0.0 + 1e-9], [0.25, 0.75, 1e-9], [1 / 3, 1 / 3, 1 / 3]])
-    plain = exhaustive_search(model, [2], 4, stop_id=0)
-    normalised = exhaustive_search(model, [2], 4, stop_id=0, length_norm=1.0)
+    model = TableLM(STOP_TABLE)  # from 1: stop at once (0.4) or 2, 3, stop (0.36)
+    plain = exhaustive_search(model, [1], 5, stop_id=0)
+    normalised = exhaustive_search(model, [1], 5, stop_id=0, length_norm=1.0)
     assert plain.tokens == (0,)  # the sum favours stopping early
-    assert len(normalised.tokens) > 1  # per-token score favours the chain of 0.75s
+    assert normalised.tokens == (2, 3, 0)  # GNMT's penalty lp = (5 + 3) / 6 lets the longer sentence win
+    assert math.isclose(normalised.score(1.0), math.log(0.5 * 0.85 * 0.85) / (8 / 6), rel_tol=1e-5)
     for alpha, reference in ((0.0, plain), (1.0, normalised)):
-        beam = beam_search(model, [2], 4, beam_width=9, stop_id=0, length_norm=alpha)[0]
-        assert beam.tokens == reference.tokens
+        for cached in (True, False):
+            beam = beam_search(model, [1], 5, beam_width=2, stop_id=0, length_norm=alpha, cached=cached)[0]
+            assert beam.tokens == reference.tokens
+
+
+def test_greedy_trap_needs_width_three():
+    model = TableLM(TRAP_TABLE)
+    best = exhaustive_search(model, [0], GREEDY_TRAP_LENGTH)
+    found = [beam_search(model, [0], GREEDY_TRAP_LENGTH, beam_width=B)[0].log_prob for B in (1, 2, 3)]
+    assert found[0] < found[1] - 0.05 and found[1] < best.log_prob - 0.1 and math.isclose(found[2], best.log_prob)
+
+
+@pytest.mark.parametrize("kind", ["table", "history_mean", "transformer", "rnn", "learned_past_context"])
+def test_cached_beam_search_equals_the_uncached_one(kind):
+    torch.manual_seed(0)
+    if kind == "table":
+        model = TableLM(TRAP_TABLE)
+    elif kind == "history_mean":
+        model = HistoryMean(5, seed=1)
+    elif kind == "rnn":
+        model = RNNLM(RNNConfig(7, d_embed=8, d_hidden=16))
+    else:
+        model = TransformerLM(TransformerConfig(7, context_length=6 if kind.startswith("learned") else 32, n_layer=2,
+                                                n_head=2, d_model=16,
+                                                positional="learned" if kind.startswith("learned") else "rotary"))
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.mul_(4)  # sharper distributions: the beams differ
+    prefix = [1, 2] if kind != "table" else [0]
+    for width, stop in ((1, None), (3, None), (4, 0)):
+        trace_a, trace_b = [], []
+        a = beam_search(model, prefix, 8, beam_width=width, stop_id=stop, trace=trace_a)
+        b = beam_search(model, prefix, 8, beam_width=width, stop_id=stop, cached=False, trace=trace_b)
+        assert [h.tokens for h in a] == [h.tokens for h in b]
+        assert all(math.isclose(x.log_prob, y.log_prob, rel_tol=1e-4, abs_tol=1e-4) for x, y in zip(a, b))
+        assert [[c[0] for c in step] for step in trace_a] == [[c[0] for c in step] for step in trace_b]
+
+
+def test_beam_trace_marks_the_survivors():
+    trace = []
+    beam_search(TableLM(TRAP_TABLE), [0], 3, beam_width=2, trace=trace)
+    assert len(trace) == 3 and [len(step) for step in trace] == [3, 6, 6]
+    assert all(sum(kept for _, _, kept in step) == 2 for step in trace[1:])
+    assert all(score <= 0 for step in trace for _, score, _ in step)
+
+
+def test_length_penalty_and_reorder_state():
+    assert length_penalty(1, 0.0) == 1.0 and math.isclose(length_penalty(7, 1.0), 2.0)
+    with pytest.raises(ValueError):
+        length_penalty(3, -1.0)
+    h = torch.arange(6.0).view(3, 2)
+    assert reorder_state(h, torch.tensor([2, 2, 0])).tolist() == [[4, 5], [4, 5], [0, 1]]
+    assert reorder_state(None, torch.tensor([0])) is None
+    with pytest.raises(TypeError, match="reorder"):
+        reorder_state(object(), torch.tensor([0]))
 
 
 def test_hypothesis_score():
-    h = Hypothesis((1, 2, 3, 4), -8.0)
-    assert h.score() == -8.0 and h.score(1.0) == -2.0 and h.score(0.5) == -4.0
+    h = Hypothesis((1, 2, 3, 4), -8.0)  # GNMT: lp(4) = ((5 + 4) / 6)**alpha = 1.5**alpha
+    assert h.score() == -8.0 and math.isclose(h.score(1.0), -8.0 / 1.5) and math.isclose(h.score(2.0), -8.0 / 2.25)
 
 
 def test_bad_search_input():

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from utils.generation_cost import loglog_slope, per_token_time, training_step_time
+from utils.generation_cost import cache_bytes_formula, loglog_slope, per_token_time, prefill_and_decode_times, training_step_time
 from utils.rnn import RNNConfig, RNNLM
 from utils.transformer import TransformerConfig, TransformerLM
 
@@ -28,6 +28,15 @@ def test_timers_return_positive_seconds():
     rnn = RNNLM(RNNConfig(20, d_embed=8, d_hidden=16))
     for model in (transformer, rnn):
         assert 0 < per_token_time(model, 16, n_steps=2, repeats=1) < 5
+        prefill, decode = prefill_and_decode_times(model, 8, repeats=1, warmup=0)
+        assert 0 < prefill < 5 and 0 < decode < 5
+
+
+def test_cache_bytes_formula():
+    assert cache_bytes_formula(n_layer=3, n_kv_heads=4, d_head=24, length=512) == 2 * 3 * 4 * 24 * 512 * 4
+    assert cache_bytes_formula(2, 1, 8, 10, bytes_per_value=2, batch_size=3) == 2 * 2 * 1 * 8 * 10 * 2 * 3
+    with pytest.raises(ValueError):
+        cache_bytes_formula(0, 1, 8, 10)
         assert 0 < training_step_time(model, 16, batch_size=2, repeats=1) < 5
         assert all(p.grad is None for p in model.parameters())  # no gradients left behind
 

@@ -43,3 +43,11 @@ def test_a_corrupt_cache_file_is_replaced(dataset, tmp_path):
     path.write_bytes(b"not a checkpoint")
     model, info2 = load_or_train("ngram", dataset, fast=True, cache_dir=tmp_path)
     assert not info2["from_cache"] and model(dataset.val[:10][None]).shape == (1, 10, dataset.vocab_size)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_every_neural_family_trains_on_the_same_token_budget(fast):
+    from utils.zoo import TOKEN_BUDGET
+
+    budgets = {family: zoo_recipe(family, fast).train_tokens for family in FAMILIES if family != "ngram"}
+    assert set(budgets.values()) == {TOKEN_BUDGET["fast" if fast else "full"]}, budgets

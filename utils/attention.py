@@ -61,7 +61,7 @@ def _combine(mask: torch.Tensor | None, bias: torch.Tensor | None, dtype: torch.
 
 
 class KVCache:
-    """Keys and values of the tokens seen so far, for one attention layer: each (B, H, T_seen, Dh)."""
+    """Keys and values of the tokens seen so far, for one attention layer: each (B, H_kv, T_seen, Dh), grown by torch.cat."""
 
     def __init__(self) -> None:
         self.k: torch.Tensor | None = None
@@ -72,31 +72,95 @@ class KVCache:
         """Number of cached positions."""
         return 0 if self.k is None else self.k.shape[-2]
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the cached keys and values (what is stored, including unused preallocated room)."""
+        return sum(t.numel() * t.element_size() for t in self._storage() if t is not None)
+
+    def _storage(self) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+        return self.k, self.v
+
     def append(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Add the new positions' keys and values (B, H, T_new, Dh); return all of them."""
         self.k = k if self.k is None else torch.cat([self.k, k], dim=-2)  # (B, H, T_seen, Dh)
         self.v = v if self.v is None else torch.cat([self.v, v], dim=-2)  # (B, H, T_seen, Dh)
         return self.k, self.v
 
+    def reorder(self, index: torch.Tensor) -> None:
+        """Keep rows `index` (N,) of the batch, in that order (beam search: each beam takes its parent's cache)."""
+        if self.k is not None:
+            self.k, self.v = self.k.index_select(0, index), self.v.index_select(0, index)  # (N, H, T_seen, Dh)
+
+
+class PreallocatedKVCache(KVCache):
+    """A KVCache that allocates room for `capacity` positions once and writes new keys into it (no re-copying)."""
+
+    def __init__(self, capacity: int) -> None:
+        super().__init__()
+        if capacity < 1:
+            raise ValueError(f"capacity must be >= 1, got {capacity}")
+        self.capacity = capacity
+        self._k: torch.Tensor | None = None  # (B, H, capacity, Dh)
+        self._v: torch.Tensor | None = None
+        self._length = 0
+
+    @property
+    def length(self) -> int:
+        """Number of cached positions."""
+        return self._length
+
+    def _storage(self) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+        return self._k, self._v
+
+    def append(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Write the new keys and values (B, H, T_new, Dh) into the buffer; return views of the filled part."""
+        if self._k is None:
+            B, H, _, Dh = k.shape
+            self._k = k.new_empty(B, H, self.capacity, Dh)  # (B, H, capacity, Dh)
+            self._v = v.new_empty(B, H, self.capacity, v.shape[-1])
+        end = self._length + k.shape[-2]
+        if end > self.capacity:
+            raise ValueError(f"the cache holds {self.capacity} positions; {end} were asked for (make it larger)")
+        self._k[:, :, self._length : end] = k
+        self._v[:, :, self._length : end] = v
+        self._length = end
+        self.k, self.v = self._k[:, :, :end], self._v[:, :, :end]  # views, (B, H, T_seen, Dh)
+        return self.k, self.v
+
+    def reorder(self, index: torch.Tensor) -> None:
+        """Keep rows `index` (N,) of the batch, in that order."""
+        if self._k is not None:
+            self._k, self._v = self._k.index_select(0, index), self._v.index_select(0, index)
+            self.k, self.v = self._k[:, :, : self._length], self._v[:, :, : self._length]
+
 
 class MultiHeadAttention(nn.Module):
-    """h heads of scaled dot-product attention on d_model/h-dimensional subspaces, concatenated, then W_O."""
+    """h heads of scaled dot-product attention on d_model/h-dimensional subspaces, concatenated, then W_O.
 
-    def __init__(self, d_model: int, n_heads: int, dropout: float = 0.0):
+    n_kv_heads (default: n_heads) < n_heads shares each key/value head among n_heads / n_kv_heads query
+    heads: grouped-query attention (Ainslie et al. 2023), multi-query attention (Shazeer 2019) when 1.
+    The cache then stores n_kv_heads heads, not n_heads.
+    """
+
+    def __init__(self, d_model: int, n_heads: int, dropout: float = 0.0, n_kv_heads: int | None = None):
         super().__init__()
         if d_model % n_heads:
             raise ValueError(f"d_model ({d_model}) must be divisible by n_heads ({n_heads})")
+        n_kv_heads = n_heads if n_kv_heads is None else n_kv_heads
+        if n_kv_heads < 1 or n_heads % n_kv_heads:
+            raise ValueError(f"n_heads ({n_heads}) must be a multiple of n_kv_heads ({n_kv_heads})")
         self.d_model, self.n_heads, self.d_head = d_model, n_heads, d_model // n_heads
+        self.n_kv_heads = n_kv_heads
         self.q_proj = nn.Linear(d_model, d_model)
-        self.k_proj = nn.Linear(d_model, d_model)
-        self.v_proj = nn.Linear(d_model, d_model)
+        self.k_proj = nn.Linear(d_model, n_kv_heads * self.d_head)
+        self.v_proj = nn.Linear(d_model, n_kv_heads * self.d_head)
         self.out_proj = nn.Linear(d_model, d_model)
         self.dropout = dropout
 
     def split_heads(self, x: torch.Tensor) -> torch.Tensor:
-        """(B, T, D) -> (B, H, T, D/H): head h gets columns h*D/H .. (h+1)*D/H - 1."""
-        B, T, _ = x.shape
-        return x.view(B, T, self.n_heads, self.d_head).transpose(1, 2)  # (B, H, T, Dh)
+        """(B, T, H*Dh) -> (B, H, T, Dh): head h gets columns h*Dh .. (h+1)*Dh - 1 (H: query or key/value heads)."""
+        B, T, width = x.shape
+        return x.view(B, T, width // self.d_head, self.d_head).transpose(1, 2)  # (B, H, T, Dh)
 
     def merge_heads(self, x: torch.Tensor) -> torch.Tensor:
         """(B, H, T, D/H) -> (B, T, D): the heads' outputs side by side."""
@@ -126,7 +190,10 @@ class MultiHeadAttention(nn.Module):
         past = 0
         if cache is not None:
             past = cache.length
-            k, v = cache.append(k, v)  # (B, H, past+T, Dh)
+            k, v = cache.append(k, v)  # (B, H_kv, past+T, Dh)
+        if self.n_kv_heads != self.n_heads:  # each key/value head serves n_heads / n_kv_heads query heads
+            group = self.n_heads // self.n_kv_heads
+            k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)  # (B, H, past+T, Dh)
         T = x.shape[1]
         # 2) attend: explicit (weights visible) or fused
         mask = causal_mask(T, x.device, offset=past).to(q.dtype) if causal and (T > 1 or bias is not None) else None
@@ -145,4 +212,7 @@ class MultiHeadAttention(nn.Module):
         return self.out_proj(self.merge_heads(out)), weights  # (B, T, D)
 
 
-__all__ = ["causal_mask", "attention_weights", "scaled_dot_product_attention", "KVCache", "MultiHeadAttention"]
+__all__ = [
+    "causal_mask", "attention_weights", "scaled_dot_product_attention", "KVCache", "PreallocatedKVCache",
+    "MultiHeadAttention",
+]

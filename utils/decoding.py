@@ -2,7 +2,10 @@
 
 Beam search keeps the `beam_width` best partial continuations by summed log-probability,
 expands each by every token, and keeps the best `beam_width` again. With length
-normalisation a finished hypothesis is ranked by score / length**alpha. Exhaustive search
+normalisation (Wu et al. 2016, GNMT, eq. 14) a hypothesis is ranked by
+log p / lp(length), lp(L) = ((5 + L) / 6)**alpha. The search runs incrementally through the
+model's start_state()/step() (the KV cache for a Transformer): after each step the beams'
+states are reordered by parent beam (`reorder_state`). Exhaustive search
 enumerates every continuation (tiny models only) and is the reference beam search is
 checked against. The metrics compare decoders: log-likelihood under the model, the share
 of distinct n-grams across samples (diversity), repetition inside a sample, time per token.
@@ -32,10 +35,33 @@ class Hypothesis:
     finished: bool = False  # ended with the stop token
 
     def score(self, length_norm: float = 0.0) -> float:
-        """Ranking score: log_prob / len**length_norm (0: the plain sum)."""
-        if length_norm == 0.0 or not self.tokens:
-            return self.log_prob
-        return self.log_prob / len(self.tokens) ** length_norm
+        """Ranking score log_prob / lp, GNMT's length penalty lp = ((5 + len) / 6)**length_norm (0: the plain sum)."""
+        return self.log_prob / length_penalty(len(self.tokens), length_norm)
+
+
+def length_penalty(length: int, alpha: float) -> float:
+    """GNMT's length penalty lp(Y) = ((5 + |Y|) / (5 + 1))**alpha (Wu et al. 2016, eq. 14); 1 for alpha = 0."""
+    if alpha < 0 or length < 0:
+        raise ValueError(f"alpha and length must be >= 0, got {alpha} and {length}")
+    return ((5 + length) / 6) ** alpha
+
+
+def reorder_state(state, index: torch.Tensor):
+    """Rows `index` (N,) of a generation state, in that order: each new beam takes its parent's state.
+
+    Handles the course's states: None (nothing kept), a tensor with the batch first (an RNN's h, the
+    history kept by the default step()), an object with reorder() (the Transformer's KV caches), and
+    tuples or lists of these.
+    """
+    if state is None:
+        return None
+    if isinstance(state, torch.Tensor):
+        return state.index_select(0, index.to(state.device))  # (N, ...)
+    if hasattr(state, "reorder"):
+        return state.reorder(index.to(getattr(state, "device", index.device)))
+    if isinstance(state, (tuple, list)):
+        return type(state)(reorder_state(part, index) for part in state)
+    raise TypeError(f"cannot reorder a generation state of type {type(state).__name__}; give it a reorder(index) method")
 
 
 def _prefix_tensor(model: LanguageModel, prefix: Sequence[int] | torch.Tensor) -> torch.Tensor:
@@ -89,11 +115,19 @@ def beam_search(
     beam_width: int = 4,
     length_norm: float = 0.0,
     stop_id: int | None = None,
+    cached: bool = True,
+    trace: list | None = None,
 ) -> list[Hypothesis]:
     """Beam search of width B: the best hypotheses found, best first (at most B of them).
 
-    Each step scores every (beam, token) pair by summed log-probability, moves pairs that
-    end in `stop_id` to the finished list, and keeps the B best of the rest.
+    Each step scores every (beam, token) pair by summed log-probability and walks them best
+    first: a pair that ends in `stop_id` goes to the finished list, any other joins the beam,
+    until the beam holds B (pairs ranked below that are dropped, finished or not). Finished and
+    alive hypotheses are ranked at the end by Hypothesis.score(length_norm).
+    cached=True feeds only each beam's new token to model.step() and reorders the states by
+    parent; cached=False re-runs every beam's whole history each step (the reference).
+    trace: if a list is given, one entry per step is appended: every candidate as
+    (tokens, summed log p, kept) with kept True for the B survivors.
     """
     _check_search(beam_width, max_new_tokens, length_norm)
     was_training = model.training
@@ -101,22 +135,44 @@ def beam_search(
     prefix_ids = _prefix_tensor(model, prefix)  # (T,)
     alive = [Hypothesis((), 0.0)]
     finished: list[Hypothesis] = []
-    for _ in range(max_new_tokens):
-        histories = torch.stack([torch.cat([prefix_ids, prefix_ids.new_tensor(h.tokens)]) for h in alive])  # (N, T+t)
-        scores = torch.tensor([h.log_prob for h in alive], device=histories.device)  # (N,)
-        values, parents, tokens = beam_step(scores, next_log_probs(model, histories), 2 * beam_width)  # stop tokens may take slots
-        survivors = []
+    state = None
+    if cached:
+        logits, state = model.step(prefix_ids[None], model.start_state(1))  # (1, V)
+        log_probs = F.log_softmax(logits.float(), dim=-1)  # (1, V)
+    for step in range(max_new_tokens):
+        if not cached:
+            histories = torch.stack([torch.cat([prefix_ids, prefix_ids.new_tensor(h.tokens)]) for h in alive])  # (N, T+t)
+            log_probs = next_log_probs(model, histories)  # (N, V)
+        scores = torch.tensor([h.log_prob for h in alive], device=log_probs.device)  # (N,)
+        width = log_probs.numel() if trace is not None else 2 * beam_width  # stop tokens may take slots
+        values, parents, tokens = beam_step(scores, log_probs, width)
+        survivors, survivor_parents, seen = [], [], []
         for value, parent, token in zip(values.tolist(), parents.tolist(), tokens.tolist()):
             if value == -math.inf:
                 break
             hypothesis = Hypothesis(alive[parent].tokens + (token,), value, token == stop_id)
-            if hypothesis.finished:
-                finished.append(hypothesis)
-            elif len(survivors) < beam_width:
-                survivors.append(hypothesis)
+            kept = False
+            if len(survivors) < beam_width:  # only candidates ranked above the B-th survivor count
+                if hypothesis.finished:
+                    finished.append(hypothesis)
+                else:
+                    survivors.append(hypothesis)
+                    survivor_parents.append(parent)
+                    kept = True
+            elif trace is None:
+                break
+            seen.append((hypothesis.tokens, value, kept))
+        if trace is not None:
+            trace.append(seen)
         alive = survivors
-        if not alive:
+        if not alive or step == max_new_tokens - 1:
             break
+        if cached:
+            index = torch.tensor(survivor_parents, device=prefix_ids.device)  # (N,)
+            state = reorder_state(state, index)
+            new = prefix_ids.new_tensor([h.tokens[-1] for h in alive])[:, None]  # (N, 1)
+            logits, state = model.step(new, state)  # (N, V)
+            log_probs = F.log_softmax(logits.float(), dim=-1)
     model.train(was_training)
     ranked = sorted(finished + alive, key=lambda h: h.score(length_norm), reverse=True)
     return ranked[:beam_width]

@@ -31,33 +31,71 @@ def loglog_slope(lengths: Sequence[float], seconds: Sequence[float]) -> float:
 
 
 @torch.no_grad()
-def per_token_time(model: LanguageModel, history_length: int, n_steps: int = 4, repeats: int = 3, seed: int = 0) -> float:
-    """Median seconds per step() call after a history of `history_length` random tokens."""
+def per_token_time(model: LanguageModel, history_length: int, n_steps: int = 4, repeats: int = 3, seed: int = 0,
+                   warmup: int = 1) -> float:
+    """Median seconds per step() call after a history of `history_length` random tokens (after `warmup` untimed runs)."""
     generator = torch.Generator().manual_seed(seed)
     history = torch.randint(0, model.vocab_size, (1, history_length), generator=generator).to(model.device)  # (1, n)
     token = history[:, -1:]  # (1, 1)
     model.eval()
     times = []
-    for _ in range(repeats):
+    for repeat in range(warmup + repeats):
         _, state = model.step(history, model.start_state(1))  # not timed: build the state
         start = time.perf_counter()
         for _ in range(n_steps):
             _, state = model.step(token, state)
-        times.append((time.perf_counter() - start) / n_steps)
+        if repeat >= warmup:
+            times.append((time.perf_counter() - start) / n_steps)
     return statistics.median(times)
 
 
-def training_step_time(model: LanguageModel, length: int, batch_size: int = 8, repeats: int = 3, seed: int = 0) -> float:
-    """Median seconds of one forward + backward pass on a (batch_size, length) batch."""
+@torch.no_grad()
+def prefill_and_decode_times(model: LanguageModel, prompt_length: int, repeats: int = 5, seed: int = 0,
+                             warmup: int = 1) -> tuple[float, float]:
+    """Median seconds to (prefill a prompt of `prompt_length` tokens in one step() call, feed the same tokens one by one).
+
+    Both build the same cache; the first runs all positions at once (parallel), the second one
+    decode step per token (sequential), as generation must once the prompt is read.
+    """
+    generator = torch.Generator().manual_seed(seed)
+    prompt = torch.randint(0, model.vocab_size, (1, prompt_length), generator=generator).to(model.device)  # (1, n)
+    model.eval()
+    prefill, decode = [], []
+    for repeat in range(warmup + repeats):
+        start = time.perf_counter()
+        model.step(prompt, model.start_state(1))
+        middle = time.perf_counter()
+        state = model.start_state(1)
+        for t in range(prompt_length):
+            _, state = model.step(prompt[:, t : t + 1], state)
+        end = time.perf_counter()
+        if repeat >= warmup:
+            prefill.append(middle - start)
+            decode.append(end - middle)
+    return statistics.median(prefill), statistics.median(decode)
+
+
+def training_step_time(model: LanguageModel, length: int, batch_size: int = 8, repeats: int = 3, seed: int = 0,
+                       warmup: int = 1) -> float:
+    """Median seconds of one forward + backward pass on a (batch_size, length) batch (after `warmup` untimed passes)."""
     generator = torch.Generator().manual_seed(seed)
     x = torch.randint(0, model.vocab_size, (batch_size, length), generator=generator).to(model.device)  # (B, n)
     model.train()
     times = []
-    for _ in range(repeats):
+    for repeat in range(warmup + repeats):
         start = time.perf_counter()
         loss = model.loss(x, x)  # any targets: only the cost matters
         loss.backward()
-        times.append(time.perf_counter() - start)
+        if repeat >= warmup:
+            times.append(time.perf_counter() - start)
         model.zero_grad(set_to_none=True)
     model.eval()
     return statistics.median(times)
+
+
+def cache_bytes_formula(n_layer: int, n_kv_heads: int, d_head: int, length: int, bytes_per_value: int = 4,
+                        batch_size: int = 1) -> int:
+    """KV-cache bytes: 2 (keys and values) x layers x KV heads x head size x positions x bytes per value x batch."""
+    if min(n_layer, n_kv_heads, d_head, bytes_per_value, batch_size) < 1 or length < 0:
+        raise ValueError("sizes must be >= 1 and the length >= 0")
+    return 2 * n_layer * n_kv_heads * d_head * length * bytes_per_value * batch_size

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from utils.attention import KVCache, MultiHeadAttention
+from utils.attention import KVCache, MultiHeadAttention, PreallocatedKVCache
 from utils.interface import LanguageModel, register_model
 from utils.positional import (
     POSITIONAL_KINDS,
@@ -59,12 +59,15 @@ class TransformerConfig:
     activation: str = "gelu"  # "gelu" or "relu" in the feed-forward network
     tie_weights: bool = False  # share the token embedding with the output layer
     rotary_base: float = 10000.0  # base of the rotary angles
+    n_kv_head: int | None = None  # key/value heads (None: n_head); fewer: grouped-query, 1: multi-query attention
 
     def __post_init__(self) -> None:
         if self.vocab_size < 1 or self.context_length < 1 or self.n_layer < 1 or self.n_head < 1:
             raise ValueError("vocab_size, context_length, n_layer and n_head must all be at least 1")
         if self.d_model % self.n_head:
             raise ValueError(f"d_model ({self.d_model}) must be divisible by n_head ({self.n_head})")
+        if self.n_kv_head is not None and (self.n_kv_head < 1 or self.n_head % self.n_kv_head):
+            raise ValueError(f"n_head ({self.n_head}) must be a multiple of n_kv_head ({self.n_kv_head})")
         if self.positional not in POSITIONAL_KINDS:
             raise ValueError(f"unknown positional {self.positional!r}: choose one of {', '.join(POSITIONAL_KINDS)}")
         if self.positional == "rotary" and (self.d_model // self.n_head) % 2:
@@ -103,7 +106,7 @@ class Block(nn.Module):
         self.pre_norm = config.norm_placement == "pre"
         self.causal = config.causal
         self.norm1 = nn.LayerNorm(config.d_model)
-        self.attention = MultiHeadAttention(config.d_model, config.n_head, config.dropout)
+        self.attention = MultiHeadAttention(config.d_model, config.n_head, config.dropout, config.n_kv_head)
         self.norm2 = nn.LayerNorm(config.d_model)
         self.ffn = FeedForward(config)
         self.dropout = nn.Dropout(config.dropout)
@@ -129,6 +132,14 @@ class TransformerState:
     tokens: torch.Tensor | None = None  # (B, T_seen), kept for the sliding-window fallback
     position: int = 0
     sliding: bool = False  # True once "learned" positions ran out and step() re-runs a window
+
+    def reorder(self, index: torch.Tensor) -> "TransformerState":
+        """Keep batch rows `index` (N,), in that order, in every cache (beam search: beams follow their parents)."""
+        for cache in self.caches:
+            cache.reorder(index)
+        if self.tokens is not None:
+            self.tokens = self.tokens.index_select(0, index)  # (N, T_seen)
+        return self
 
 
 @register_model
@@ -216,10 +227,13 @@ class TransformerLM(LanguageModel):
         self.validate_input(idx)
         return self._run(idx, need_weights=True)
 
-    def start_state(self, batch_size: int = 1) -> TransformerState | None:
-        """Empty KV caches, or None (the default re-run-the-history path) if use_kv_cache is off or the model is not causal."""
+    def start_state(self, batch_size: int = 1, capacity: int | None = None) -> TransformerState | None:
+        """Empty KV caches (preallocated for `capacity` positions if given), or None (the default re-run-the-history
+        path) if use_kv_cache is off or the model is not causal."""
         if not self.use_kv_cache or not self.config.causal:  # without the causal mask, old tokens would see new ones
             return None
+        if capacity is not None:
+            return TransformerState([PreallocatedKVCache(capacity) for _ in self.blocks])
         return TransformerState([KVCache() for _ in self.blocks])
 
     def step(self, new_idx: torch.Tensor, state):

@@ -2,6 +2,8 @@
 
 Families: "ngram" (Kneser-Ney), "window_mlp" (fixed window), "rnn" (tanh), "gru" (gated)
 and "transformer". Each is built from a fixed recipe per mode (full or fast), trained with
+the same budget of training tokens for every neural family (steps x batch x block =
+TOKEN_BUDGET[mode], so the comparison of notebook 11 is fair), trained with
 utils.training.train on the corpus's fixed split, and saved atomically (utils.checkpoint)
 in the cache folder under a name that hashes family, recipe, corpus and mode, so a change
 to any of them trains a new model. Cache folder: $LM_CHECKPOINT_DIR, else
@@ -34,7 +36,8 @@ from utils.window_mlp import WindowMLPConfig, WindowMLPLM
 
 CHECKPOINT_ENV_VAR = "LM_CHECKPOINT_DIR"
 FAMILIES = ("ngram", "window_mlp", "rnn", "gru", "transformer")
-ZOO_VERSION = 1  # bump to invalidate every cached model
+ZOO_VERSION = 2  # bump to invalidate every cached model
+TOKEN_BUDGET = {"full": 600 * 32 * 64, "fast": 60 * 32 * 64}  # training tokens of every neural family
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,11 @@ class ZooRecipe:
     block_size: int = 64
     seed: int = 0
 
+    @property
+    def train_tokens(self) -> int:
+        """Tokens the training reads: steps x batch x block (0 for the counted n-gram model)."""
+        return self.steps * self.batch_size * self.block_size
+
     def key(self, corpus: str, fast: bool) -> str:
         """A short hash naming this recipe on this corpus in this mode."""
         text = json.dumps([ZOO_VERSION, dataclasses.asdict(self), corpus, fast], sort_keys=True)
@@ -56,18 +64,20 @@ class ZooRecipe:
 
 
 def zoo_recipe(family: str, fast: bool | None = None) -> ZooRecipe:
-    """The recipe of a family: small models, a few hundred steps in full mode, a few dozen in fast mode."""
+    """The recipe of a family: small models, TOKEN_BUDGET training tokens each (600 steps full, 60 fast)."""
     fast = fast_mode() if fast is None else fast
     s = (lambda full, quick: quick if fast else full)
+    budget = TOKEN_BUDGET["fast" if fast else "full"]
+    steps = lambda batch, block: budget // (batch * block)  # the same tokens for every neural family
     recipes = {
         "ngram": ZooRecipe("ngram", {"n": s(5, 4), "smoothing": "kneser_ney"}),
-        "window_mlp": ZooRecipe("window_mlp", {"window": 8, "d_embed": 16, "d_hidden": s(256, 128)}, s(1500, 80), 3e-3, 64, 32),
-        "rnn": ZooRecipe("rnn", {"d_embed": 32, "d_hidden": s(192, 96), "cell": "tanh"}, s(600, 40), 3e-3, 32, s(64, 32)),
-        "gru": ZooRecipe("gru", {"d_embed": 32, "d_hidden": s(192, 96), "cell": "gru"}, s(500, 40), 3e-3, 32, s(64, 32)),
+        "window_mlp": ZooRecipe("window_mlp", {"window": 8, "d_embed": 16, "d_hidden": s(256, 128)}, steps(64, 32), 3e-3, 64, 32),
+        "rnn": ZooRecipe("rnn", {"d_embed": 32, "d_hidden": s(192, 96), "cell": "tanh"}, steps(32, 64), 3e-3, 32, 64),
+        "gru": ZooRecipe("gru", {"d_embed": 32, "d_hidden": s(192, 96), "cell": "gru"}, steps(32, 64), 3e-3, 32, 64),
         "transformer": ZooRecipe(
             "transformer",
             {"context_length": 64, "n_layer": s(3, 2), "n_head": 4, "d_model": s(96, 48), "positional": "rotary"},
-            s(600, 60), 3e-3, 32, 64,
+            steps(32, 64), 3e-3, 32, 64,
         ),
     }
     if family not in recipes:
@@ -102,7 +112,7 @@ def fit_model(recipe: ZooRecipe, dataset: Dataset, progress: bool = False) -> tu
         if boundary is not None:
             settings["boundary_id"] = boundary
         model = NGramLM.fit(dataset.train, dataset.vocab_size, **settings)
-        info = {"steps": 0}
+        info = {"steps": 0, "train_tokens": int(dataset.train.numel())}  # counted once over the whole split
     else:
         model = build_model(recipe, dataset.vocab_size)
         generator = torch.Generator().manual_seed(recipe.seed)
@@ -110,7 +120,7 @@ def fit_model(recipe: ZooRecipe, dataset: Dataset, progress: bool = False) -> tu
         config = TrainConfig(steps=recipe.steps, lr=recipe.lr, warmup_steps=recipe.steps // 10, progress=progress,
                              eval_every=recipe.steps + 1)
         history = train(model, batches, config)
-        info = {"steps": recipe.steps, "final_train_loss": history.train_loss[-1]}
+        info = {"steps": recipe.steps, "train_tokens": recipe.train_tokens, "final_train_loss": history.train_loss[-1]}
     info["train_seconds"] = time.perf_counter() - start
     return model.eval(), info
 

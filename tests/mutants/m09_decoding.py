@@ -1,0 +1,64 @@
+"""Mutants of notebook 09: each removes the cause of one show."""
+
+from tests.mutation.spec import Edit, Mutant, Patch
+
+NOTEBOOK = "09_decoding.ipynb"
+
+TEMPERATURE, TOP_K, TRAP, LENGTH_NORM, COMPARE = "27cb18aa", "8b1c97ff", "beam_trap", "length_norm", "193081ff"
+WIDGET_CELLS = ["4e2a2836", "2a8464c7", "40127c3b"]
+_UNTRAINED_CODE = """
+torch.manual_seed(0)
+transformer = TransformerLM(TransformerConfig(dataset.vocab_size, context_length=64, n_layer=2, n_head=4, d_model=48,
+                                              positional="rotary")).eval()
+zoo["transformer"] = transformer
+"""
+
+MUTANTS = [
+    Mutant(name="temperature_ignored", removes="the division of the logits by T", target=TEMPERATURE,
+           message=r"temperature does not flatten the distribution",
+           edits=[Edit(cell=TEMPERATURE, old="(logits - logits.max()) / T)", new="(logits - logits.max()) / 1.0)")],
+           patches=[Patch(before=TEMPERATURE, code="""
+import utils.sampling as _sampling
+_tempered = _sampling.softmax_with_temperature
+_sampling.softmax_with_temperature = lambda logits, temperature=1.0: _tempered(logits, 1.0)
+""")],
+           skip=[TRAP, LENGTH_NORM, COMPARE, *WIDGET_CELLS]),
+    Mutant(name="temperature_untrained", removes="the training (an untrained model's logits are nearly equal)",
+           target=TEMPERATURE, message=r"should be \(almost\) greedy|far from uniform",
+           patches=[Patch(before=TEMPERATURE, code=_UNTRAINED_CODE)],
+           skip=[TRAP, LENGTH_NORM, COMPARE, *WIDGET_CELLS]),
+    Mutant(name="no_trap", removes="the trap: a locally best first token with poor continuations", target=TRAP,
+           message=r"greedy should miss the optimum",
+           edits=[Edit(cell=TRAP, old="trap = TableLM(GREEDY_TRAP)",
+                       new="trap = TableLM([[0.30, 0.30, 0.40], [0.30, 0.45, 0.25], [0.20, 0.05, 0.75]])")],
+           skip=[TEMPERATURE, TOP_K, LENGTH_NORM, COMPARE, *WIDGET_CELLS, "load_models"]),
+    Mutant(name="beam_width_ignored", removes="the beam: every width searches like greedy", target=TRAP,
+           message=r"should reach the optimum at B = 3",
+           patches=[Patch(before=TRAP, code="""
+import utils.decoding as _decoding
+_beam = _decoding.beam_search
+_decoding.beam_search = lambda *args, beam_width=4, **kwargs: _beam(*args, beam_width=1, **kwargs)
+""")],
+           skip=[TEMPERATURE, TOP_K, LENGTH_NORM, COMPARE, *WIDGET_CELLS, "load_models"]),
+    Mutant(name="no_length_penalty", removes="GNMT's length penalty (the plain sum ranks every hypothesis)",
+           target=LENGTH_NORM, message=r"length penalty should let 'b c \.' win",
+           patches=[Patch(before=TRAP, code="""
+import utils.decoding as _decoding
+_decoding.Hypothesis.score = lambda self, length_norm=0.0: self.log_prob
+""")],
+           skip=[TEMPERATURE, TOP_K, COMPARE, *WIDGET_CELLS, "load_models"]),
+    Mutant(name="search_untrained", removes="the training: an untrained model's greedy text is no likelier than any",
+           target=COMPARE, message=r"search \(greedy, beam\) should write text far likelier",
+           patches=[Patch(before=COMPARE, code=_UNTRAINED_CODE)],
+           skip=[TRAP, LENGTH_NORM]),
+    Mutant(name="search_replaced_by_sampling", removes="the search: greedy and beam search sample at T = 1 instead",
+           target=COMPARE, message=r"far likelier than held-out text|less diverse",
+           patches=[Patch(before=COMPARE, code="""
+import dataclasses
+import utils.decoding as _decoding
+_decode = _decoding.decode
+_decoding.decode = lambda model, prefix, n, method, generator=None, stop_id=None: _decode(
+    model, prefix, n, dataclasses.replace(method, temperature=1.0, beam_width=None), generator, stop_id)
+""")],
+           skip=[TRAP, LENGTH_NORM]),
+]
