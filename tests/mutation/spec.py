@@ -134,8 +134,8 @@ def mutant_problems(notebook_path: Path, mutants: list[Mutant]) -> list[str]:
             problems.append(f"{where}: target cell {m.target!r} is not a show cell (code cell with metadata 'show')")
         end = order.index(m.target)
 
-        def check_cell(cell_id: str, role: str) -> bool:
-            """True when cell_id names a code cell that runs no later than the target."""
+        def check_cell(cell_id: str, role: str, after_ok: bool = False) -> bool:
+            """True when cell_id names a code cell that runs no later than the target (or later, if after_ok)."""
             cell = cells.get(cell_id)
             if cell is None:
                 problems.append(f"{where}: {role} cell {cell_id!r} does not exist")
@@ -143,13 +143,13 @@ def mutant_problems(notebook_path: Path, mutants: list[Mutant]) -> list[str]:
             if cell.cell_type != "code":
                 problems.append(f"{where}: {role} cell {cell_id!r} is not a code cell")
                 return False
-            if order.index(cell_id) > end:
-                problems.append(f"{where}: {role} cell {cell_id!r} comes after the target, so it never runs")
+            if order.index(cell_id) > end and not after_ok:
+                problems.append(f"{where}: {role} cell {cell_id!r} comes after the target, so the change never runs")
                 return False
             return True
 
-        for cell_id in m.skip:
-            if check_cell(cell_id, "skipped") and cell_id == m.target:
+        for cell_id in m.skip:  # a skip list may be shared by several mutants: cells after the target are allowed
+            if check_cell(cell_id, "skipped", after_ok=True) and cell_id == m.target:
                 problems.append(f"{where}: the target cell cannot be skipped")
         for edit in m.edits:
             if check_cell(edit.cell, "edited"):
