@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import torch
 
 from utils.batching import batch_sampler
+from utils.dataset import token_stream
 from utils.device import set_seed
 from utils.evaluation import summed_nll
 from utils.training import TrainConfig, train
@@ -58,22 +59,26 @@ def train_short_eval_long(
     eval_windows: int = 32,
     **model_sizes,
 ) -> tuple[list[ExtrapolationResult], dict[str, TransformerLM]]:
-    """Train one small TransformerLM per positional kind on windows of `train_length`; evaluate at each length."""
+    """Train one small TransformerLM per positional kind on windows of `train_length`; evaluate at each length.
+
+    Items corpora (names) are read as one stream of items joined by the boundary token.
+    """
     if train_length not in eval_lengths:
         raise ValueError(f"eval_lengths {eval_lengths} must include the training length {train_length}")
     from tqdm.auto import tqdm
 
+    train_tokens, val_tokens = token_stream(dataset, "train"), token_stream(dataset, "val")  # 1-D ids (items joined)
     results, models = [], {}
     for kind in tqdm(kinds, desc="train short, evaluate long (one model per encoding)"):
         generator = set_seed(seed)
         config = TransformerConfig(dataset.vocab_size, context_length=train_length, positional=kind, **model_sizes)
         model = TransformerLM(config)
-        train(model, batch_sampler(dataset.train, batch_size, train_length, generator=generator),
+        train(model, batch_sampler(train_tokens, batch_size, train_length, generator=generator),
               TrainConfig(steps=steps, lr=3e-3, warmup_steps=steps // 10, progress=False))
         result = ExtrapolationResult(kind, train_length)
         for length in eval_lengths:
             try:
-                result.losses[length] = loss_at_length(model, dataset.val, length, eval_windows, seed)
+                result.losses[length] = loss_at_length(model, val_tokens, length, eval_windows, seed)
             except ValueError as error:
                 result.losses[length] = math.nan
                 result.errors[length] = str(error)
