@@ -65,7 +65,7 @@ def graded(tmp_path_factory):
                 cache[notebook] = error
             else:
                 cache[notebook] = ({(row["student"], row["grade_id"]): row for row in rows}, seconds)
-                print(f"graded {notebook}: {len(students)} students in {seconds:.1f} s")
+                print(f"graded {notebook}: {len(students)} students in {seconds:.1f} s")  # see -s or -rA
         if isinstance(cache[notebook], Exception):
             raise cache[notebook]
         return cache[notebook]
@@ -136,3 +136,42 @@ def test_grade_book_row(graded, notebook: str, expected: Expected) -> None:
     exercise = next(e for e in course_exercises(notebook) if e.test_id == expected.test_id)
     problem = row_problem(rows.get((expected.student, expected.test_id)), expected, deny_list(exercise.test_source))
     assert problem is None, f"{notebook}: {problem}"
+
+
+def _row(points: float, feedback: str, max_points: float = 2) -> dict:
+    return {"points": str(points), "max_points": str(max_points), "feedback": feedback}
+
+
+def test_the_row_checks_can_fail() -> None:
+    """row_problem rejects each way a row can be wrong (so a green row means something)."""
+    from tests.wrong_answers.spec import Delegation, Wrong
+
+    wrong = Expected("wrong_1", "ex1_test", "wrong", [Wrong("w", "x = 1", visible=r"above the diagonal")])
+    denied = Expected("delegation_1", "ex1_test", "delegation", [Delegation("d", "x = 1")])
+    paths = ["utils.attention.causal_mask"]
+    assert row_problem(None, wrong, paths) is not None
+    assert row_problem(_row(2, "passed"), Expected("stub", "ex1_test", "zero"), paths) is not None
+    assert row_problem(_row(0, "failed: x"), Expected("solution", "ex1_test", "full"), paths) is not None
+    assert row_problem(_row(2, "passed"), wrong, paths) is not None, "full marks for a wrong answer"
+    assert row_problem(_row(0, "failed in the hidden tests: AssertionError"), wrong, paths) is not None
+    assert row_problem(_row(0, "failed: CheckFailed: on the diagonal"), wrong, paths) is not None, "regex"
+    assert row_problem(_row(0, "failed: CheckFailed: -inf above the diagonal"), wrong, paths) is None
+    assert row_problem(_row(2, "passed"), denied, paths) is not None, "full marks for a delegation"
+    assert row_problem(_row(0, "failed: NameError: name 'cm' is not defined"), denied, paths) is not None
+    assert row_problem(_row(0, "failed: f calls utils.attention.causal_mask, ..."), denied, []) is not None
+    assert row_problem(_row(0, "failed: f calls utils.attention.causal_mask, ..."), denied, paths) is None
+
+
+def test_wrong_k_holds_the_kth_wrong_answer_of_every_exercise() -> None:
+    """The students of notebook 08: one submission carries many exercises' wrong answers."""
+    spec = BY_NOTEBOOK["08_masks_copy_failure.ipynb"]
+    students, expected = plan_students(spec)
+    wrong_k = max(len(entries) for entries in spec.wrong.values())
+    delegation_k = max(len(entries) for entries in spec.delegations.values())
+    assert sorted(students) == sorted(["solution", "stub"] + [f"wrong_{k + 1}" for k in range(wrong_k)]
+                                      + [f"delegation_{k + 1}" for k in range(delegation_k)])
+    sources = {grade_id(c): c.source for c in students["wrong_1"].cells if is_solution(c)}
+    assert all(sources[gid] == entries[0].source for gid, entries in spec.wrong.items())
+    added = [c for c in students["delegation_4"].cells if c.cell_type == "code" and "types.FunctionType" in c.source]
+    assert len(added) == 1 and not is_solution(added[0]), "a delegation's `before` cell is a cell the student added"
+    assert len([e for e in expected if e.kind == "wrong"]) == sum(len(v) for v in spec.wrong.values())

@@ -153,13 +153,14 @@ def write_students(students: dict[str, nbformat.NotebookNode], notebook: str, su
 
 
 def grade_with_cli(submissions: Path, notebook: str, out: Path, scratch: Path, jobs: int = 2) -> tuple[list[dict], float]:
-    """Run `python -m utils.grading grade` on the submissions; the grade book's rows and the wall seconds."""
+    """Run `python -m utils.grading grade` on the submissions; the grade book's rows and the wall seconds (printed)."""
     env = {**os.environ, "IPYTHONDIR": str(scratch / "ipython"), "MPLCONFIGDIR": str(scratch / "matplotlib")}
     command = [sys.executable, "-m", "utils.grading", "grade", str(submissions), "--source", str(NOTEBOOKS),
                "--notebooks", notebook, "--out", str(out), "--jobs", str(jobs)]
     started = time.monotonic()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=GRADE_TIMEOUT_S)
     seconds = time.monotonic() - started
+    print(f"{notebook}: graded in {seconds:.1f} s wall")
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
     with open(out / "grades.csv", newline="", encoding="utf-8") as file:
