@@ -285,7 +285,8 @@ def graded(tmp_path_factory) -> tuple[Path, Path, list[dict]]:
     (submissions / "invalid_json" / NAME).write_text('{"cells": [ this is not json')
     (submissions / "missing_notebook").mkdir()
     (submissions / "missing_notebook" / "something_else.ipynb").write_text("{}")
-    grade(load_sources([SOURCE]), submissions, out, TIMEOUT_S, MEMORY, jobs=2)
+    # The unsandboxed path, where a submission can reach the helper; tests/test_grading_sandbox.py grades sandboxed.
+    grade(load_sources([SOURCE]), submissions, out, TIMEOUT_S, MEMORY, jobs=2, sandbox="off")
     with open(out / "grades.csv", newline="") as file:
         rows = list(csv.DictReader(file))
     return submissions, out, rows
