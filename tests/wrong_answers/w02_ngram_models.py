@@ -8,6 +8,14 @@ _AK = "def add_k_probs(counts: torch.Tensor, k: float) -> torch.Tensor:\n    cou
 _TP = ("def text_perplexity(model: NGramLM, ids: list[int]) -> float:\n"
        "    idx = torch.tensor(ids)[None, :]  # (1, T)\n")
 _CC = "def continuation_counts(ids: torch.Tensor, vocab_size: int) -> torch.Tensor:\n"
+_TUNE = "def tune_kneser_ney(counts: NGramCounts, val_ids: list[int]) -> tuple[int, float]:\n"
+_KN = (_TUNE + "    best = None\n    for n in range(1, counts.max_order + 1):\n"
+       "        model = NGramLM.from_counts(counts, n, 'kneser_ney')\n"
+       "        for discount in (0.3, 0.5, 0.7, 0.8, 0.9):\n"
+       "            score = text_perplexity(model.with_settings(discount=discount), val_ids)\n"
+       "            if best is None or score {better} best[0]:\n"
+       "                best = (score, n, discount)\n"
+       "    return best[1], best[2]")
 WRONG = {
     "ex1_count_bigrams": [
         Wrong("float_counts", _CB + "    pairs = ids[:-1] * vocab_size + ids[1:]\n"
@@ -55,6 +63,16 @@ WRONG = {
         Wrong("distinct_tokens_only", _CC + "    return torch.bincount(torch.unique(ids[1:]), minlength=vocab_size)",
               visible=r"preceded"),
     ],
+    "ex5_tune_kneser_ney": [
+        Wrong("keeps_highest", _KN.format(better=">"), visible=r"HIGHEST perplexity"),
+        Wrong("default_settings", _TUNE + "    return counts.max_order, 0.75", visible=None),
+        Wrong("order_only", _TUNE + "    scores = {n: text_perplexity(NGramLM.from_counts(counts, n, 'kneser_ney'), val_ids)\n"
+                                    "              for n in range(1, counts.max_order + 1)}\n"
+                                    "    return min(scores, key=scores.get), 0.75", visible=None),
+        Wrong("discount_only", _TUNE + "    model = NGramLM.from_counts(counts, 2, 'kneser_ney')\n"
+                                       "    scores = {d: text_perplexity(model.with_settings(discount=d), val_ids) for d in (0.3, 0.5, 0.7, 0.9)}\n"
+                                       "    return 2, min(scores, key=scores.get)", visible=None),
+    ],
 }
 DELEGATIONS = {
     "ex1_count_bigrams": [
@@ -85,5 +103,12 @@ DELEGATIONS = {
                                     "    counts = nc.NGramCounts.from_sequences([ids], vocab_size, 2)\n"
                                     "    return counts.continuation[0].find_values(torch.arange(vocab_size))",
                    denied="utils.ngram_counts.NGramCounts.from_sequences"),
+    ],
+    "ex5_tune_kneser_ney": [
+        Delegation("package_perplexity", "def tune_kneser_ney(counts: NGramCounts, val_ids: list[int]) -> tuple[int, float]:\n"
+                                         "    scores = {(n, d): NGramLM.from_counts(counts, n, 'kneser_ney', discount=d).perplexity(torch.tensor(val_ids))\n"
+                                         "              for n in range(1, counts.max_order + 1) for d in (0.3, 0.5, 0.7, 0.9)}\n"
+                                         "    return min(scores, key=scores.get)",
+                   denied="utils.ngram.NGramLM.perplexity"),
     ],
 }
