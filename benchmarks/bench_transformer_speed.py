@@ -215,6 +215,9 @@ def compare(corpus: str, args: argparse.Namespace, startup_s: float, startup_cpu
             "ratios": ratios,
             "cpu_ratio": statistics.median(p["cpu_ratio"] for p in pairs),
             "meets_target": bool(summary["our_loss"] <= TARGETS[corpus]["loss"] and statistics.median(ratios) <= TARGETS[corpus]["ratio"]),
+            # the same verdict on CPU seconds: what to read when other jobs swamp the wall clock
+            "meets_target_cpu": bool(summary["our_loss"] <= TARGETS[corpus]["loss"]
+                                     and statistics.median(p["cpu_ratio"] for p in pairs) <= TARGETS[corpus]["ratio"]),
         })
         if corpus == "shakespeare":
             summary["reference_full_val_loss"] = statistics.median(r["full_split_loss"] for r in references)
@@ -266,7 +269,8 @@ def main(argv: list[str] | None = None) -> dict:
             verdict = "MET" if summary["meets_target"] else "NOT MET"
             print(f"{corpus}: loss {summary['our_loss']} in {summary['our_s']:.1f} s vs the reference's {summary['reference_s']:.1f} s: "
                   f"ratio {summary['ratio']:.3f} (median of {len(summary['ratios'])}) - target loss <= {summary['target_loss']} "
-                  f"at ratio <= {summary['target_ratio']}: {verdict}")
+                  f"at ratio <= {summary['target_ratio']}: {verdict} (CPU-second ratio {summary['cpu_ratio']:.3f}: "
+                  f"{'MET' if summary['meets_target_cpu'] else 'NOT MET'})")
     line = {
         "benchmark": "transformer_speed",
         "our_s": {c: s["our_s"] for c, s in results.items()},
@@ -276,6 +280,7 @@ def main(argv: list[str] | None = None) -> dict:
         "our_loss": {c: s["our_loss"] for c, s in results.items()},
         "reference_loss": {c: s.get("reference_loss") for c, s in results.items()},
         "meets_target": {c: s.get("meets_target") for c, s in results.items()},
+        "meets_target_cpu": {c: s.get("meets_target_cpu") for c, s in results.items()},
         "threads": torch.get_num_threads(),
         "our_switches": {"fused_optimizer": args.fused, "cpu_bf16": args.bf16},
         "torch": torch.__version__,

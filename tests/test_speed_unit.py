@@ -100,7 +100,8 @@ def test_speed_benchmark_side_by_side_on_a_tiny_setting(capsys):
     assert first["ours"]["steps"] == 3 and first["reference"]["steps"] == 4  # 10000 steps x 0.0004
     assert 2.0 < first["ours"]["loss"] < 4.0 and first["ours"]["params"] > 100_000
     assert summary["our_s"]["names"] == pytest.approx(names["our_s"]) and names["our_u"] == pytest.approx(names["our_s"] / 100, abs=1e-4)
-    assert summary["meets_target"]["names"] is False  # 3 steps cannot reach 1.97
+    assert summary["meets_target"]["names"] is False and summary["meets_target_cpu"]["names"] is False  # 3 steps cannot reach 1.97
+    assert names["cpu_ratio"] > 0 and first["ours"]["cpu_s"] > 0 and first["reference"]["cpu_s"] > 0
 
 
 def test_speed_switches_are_opt_in_and_work():
