@@ -49,3 +49,12 @@ def test_kv_cache_benchmark_smoke():
     figures = bench.run(tokens=24, n_layer=1, d_model=16, n_head=2, vocab_size=20)
     assert figures["outputs_match"] is True
     assert math.isfinite(figures["speedup"]) and figures["tokens_per_s_cached"] > 0
+
+
+def test_median_tokens_per_second_skips_the_warm_up_and_outliers():
+    from utils.generation_cost import median_tokens_per_second
+
+    durations, now = iter([9.0, 0.5, 4.0, 0.5]), [0.0]
+    speed = median_tokens_per_second(lambda: now.__setitem__(0, now[0] + next(durations)), 10, repeats=3,
+                                     clock=lambda: now[0])
+    assert speed == pytest.approx(20.0)

@@ -99,3 +99,17 @@ def cache_bytes_formula(n_layer: int, n_kv_heads: int, d_head: int, length: int,
     if min(n_layer, n_kv_heads, d_head, bytes_per_value, batch_size) < 1 or length < 0:
         raise ValueError("sizes must be >= 1 and the length >= 0")
     return 2 * n_layer * n_kv_heads * d_head * length * bytes_per_value * batch_size
+
+
+def median_tokens_per_second(run, n_tokens: int, repeats: int = 5, warmup: int = 1, clock=time.perf_counter) -> float:
+    """Median tokens/s of `repeats` timed calls of run() (each writes n_tokens), after `warmup` untimed calls."""
+    if repeats < 1 or n_tokens < 1:
+        raise ValueError(f"repeats and n_tokens must be >= 1, got {repeats} and {n_tokens}")
+    for _ in range(warmup):
+        run()
+    speeds = []
+    for _ in range(repeats):
+        start = clock()
+        run()
+        speeds.append(n_tokens / max(clock() - start, 1e-12))
+    return statistics.median(speeds)

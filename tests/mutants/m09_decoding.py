@@ -16,7 +16,7 @@ zoo["transformer"] = transformer
 MUTANTS = [
     Mutant(name="temperature_ignored", removes="the division of the logits by T", target=TEMPERATURE,
            message=r"temperature does not flatten the distribution",
-           edits=[Edit(cell=TEMPERATURE, old="(logits - logits.max()) / T)", new="(logits - logits.max()) / 1.0)")],
+           edits=[Edit(cell=TEMPERATURE, old="(logits - logits.max()) / T, dim=-1)", new="(logits - logits.max()) / 1.0, dim=-1)")],
            patches=[Patch(before=TEMPERATURE, code="""
 import utils.sampling as _sampling
 _tempered = _sampling.softmax_with_temperature

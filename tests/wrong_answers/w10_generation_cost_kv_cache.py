@@ -1,17 +1,71 @@
-"""Delegations for notebook 10's exercise (its wrong answers come with the notebook's own issue)."""
+"""Wrong answers and delegations for notebook 10's exercises."""
 
-from tests.wrong_answers.spec import Delegation
+from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "10_generation_cost_kv_cache.ipynb"
-WRONG: dict = {}
+
+_APPEND = "def append_to_cache(cache_k, cache_v, k_new: torch.Tensor, v_new: torch.Tensor):\n"
+_STEP = "def cached_attention_step(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:\n"
+_BYTES = "def cache_bytes_per_token(n_layer: int, n_head: int, n_kv_head: int, d_model: int, bytes_per_value: int) -> int:\n"
+
+WRONG = {
+    "ex1_append_to_cache": [
+        Wrong("new_first", _APPEND + "    if cache_k is None:\n        return k_new, v_new\n"
+                                     "    return torch.cat([k_new, cache_k], dim=-2), torch.cat([v_new, cache_v], dim=-2)",
+              visible=r"old positions first, the new one last"),
+        Wrong("wrong_dim", _APPEND + "    if cache_k is None:\n        return k_new, v_new\n"
+                                     "    return torch.cat([cache_k, k_new], dim=-1), torch.cat([cache_v, v_new], dim=-1)",
+              visible=r"time is dimension -2"),
+        Wrong("keys_twice", _APPEND + "    if cache_k is None:\n        return k_new, v_new\n"
+                                      "    return torch.cat([cache_k, k_new], dim=-2), torch.cat([cache_v, k_new], dim=-2)",
+              visible=r"the values get the new position too"),
+        Wrong("replace", _APPEND + "    return k_new, v_new", visible=r"keys after appending one position"),
+    ],
+    "ex2_cached_attention_step": [
+        Wrong("no_scale", _STEP + "    s = q @ K.transpose(-2, -1)\n    w = torch.exp(s - s.max(dim=-1, keepdim=True).values)\n"
+                                  "    return (w / w.sum(dim=-1, keepdim=True)) @ V",
+              visible=r"without the 1/sqrt\(d_head\) scale"),
+        Wrong("softmax_over_queries", _STEP + "    s = q @ K.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
+                                              "    w = torch.exp(s - s.max(dim=-2, keepdim=True).values)\n"
+                                              "    return (w / w.sum(dim=-2, keepdim=True)) @ V",
+              visible=r"softmax\(q K\^T / sqrt\(2\)\) V"),
+        Wrong("no_max_shift", _STEP + "    w = torch.exp(q @ K.transpose(-2, -1) / math.sqrt(q.shape[-1]))\n"
+                                      "    return (w / w.sum(dim=-1, keepdim=True)) @ V",
+              visible=r"inf or NaN"),
+        Wrong("only_last_key", _STEP + "    return V[..., -1:, :]", visible=r"softmax\(q K\^T / sqrt\(2\)\) V"),
+        Wrong("scale_by_n", _STEP + "    s = q @ K.transpose(-2, -1) / math.sqrt(K.shape[-2])\n"
+                                    "    w = torch.exp(s - s.max(dim=-1, keepdim=True).values)\n"
+                                    "    return (w / w.sum(dim=-1, keepdim=True)) @ V",
+              visible=r"sqrt\(2\)|row t of full causal attention"),
+    ],
+    "ex3_cache_bytes": [
+        Wrong("keys_only", _BYTES + "    return n_layer * n_kv_head * (d_model // n_head) * bytes_per_value",
+              visible=r"you counted the keys only"),
+        Wrong("d_model_per_head", _BYTES + "    return 2 * n_layer * n_kv_head * d_model * bytes_per_value",
+              visible=r"you used d_model for every head"),
+        Wrong("query_heads", _BYTES + "    return 2 * n_layer * n_head * (d_model // n_head) * bytes_per_value",
+              visible=r"the cache holds KV heads, not query heads"),
+        Wrong("float_result", _BYTES + "    return 2 * n_layer * n_kv_head * d_model / n_head * bytes_per_value",
+              visible=r"return an int"),
+    ],
+}
+
 DELEGATIONS = {
     "ex1_append_to_cache": [
-        Delegation("direct", "from utils.attention import KVCache\n\n\n"
-                             "def append_to_cache(cache_k, cache_v, k_new: torch.Tensor, v_new: torch.Tensor):\n"
-                             "    cache = KVCache()\n"
-                             "    if cache_k is not None:\n"
-                             "        cache.append(cache_k, cache_v)\n"
-                             "    return cache.append(k_new, v_new)",
+        Delegation("package_cache", "from utils.attention import KVCache\n\n\n" + _APPEND
+                   + "    cache = KVCache()\n    cache.k, cache.v = cache_k, cache_v\n    return cache.append(k_new, v_new)",
                    denied="utils.attention.KVCache.append"),
+    ],
+    "ex2_cached_attention_step": [
+        Delegation("package_sdpa", "from utils.attention import scaled_dot_product_attention\n\n\n" + _STEP
+                   + "    return scaled_dot_product_attention(q, K, V)[0]",
+                   denied="utils.attention.scaled_dot_product_attention"),
+        Delegation("torch_sdpa", _STEP + "    return torch.nn.functional.scaled_dot_product_attention(q, K, V)",
+                   denied="torch.nn.functional.scaled_dot_product_attention"),
+    ],
+    "ex3_cache_bytes": [
+        Delegation("package_formula", "from utils.generation_cost import cache_bytes_formula\n\n\n" + _BYTES
+                   + "    return cache_bytes_formula(n_layer, n_kv_head, d_model // n_head, 1, bytes_per_value)",
+                   denied="utils.generation_cost.cache_bytes_formula"),
     ],
 }

@@ -1,0 +1,89 @@
+"""Mutants of notebook 10: each removes the cause of one show."""
+
+from tests.mutation.spec import Mutant, Patch
+
+NOTEBOOK = "10_generation_cost_kv_cache.ipynb"
+
+LAYER, GENERATE, TRAIN, PER_TOKEN = "08622f53", "5cc90a8f", "c3a1be2e", "28435f6e"
+PREFILL, MEMORY, KV_HEADS, BEAM = "prefill_decode", "cache_memory", "kv_heads", "cached_beam"
+TIMING = [TRAIN, PER_TOKEN, PREFILL, MEMORY, KV_HEADS, BEAM]
+
+
+def _others(*keep: str) -> list[str]:
+    """The timing and training cells except `keep` (the target needs none of the others)."""
+    return [cell for cell in TIMING if cell not in keep]
+
+
+FORGETFUL_CACHE = """
+import utils.attention as _attention
+_attention.KVCache.append = lambda self, k, v: (k, v)
+_attention.PreallocatedKVCache.append = lambda self, k, v: (k, v)
+"""
+
+MUTANTS = [
+    Mutant(name="cache_forgets_the_past", removes="the cached keys and values (each step sees only itself)",
+           target=LAYER, message=r"differs from the full pass", patches=[Patch(before=LAYER, code=FORGETFUL_CACHE)],
+           skip=[GENERATE, *TIMING, "load_models10"]),
+    Mutant(name="positions_restart", removes="the position offset of the cached tokens (rotary angles restart at 0)",
+           target=GENERATE, message=r"the cached (tokens|logits) differ",
+           patches=[Patch(before=GENERATE, code="""
+from utils.transformer import TransformerLM as _LM
+_kwargs = _LM._position_kwargs
+_LM._position_kwargs = lambda self, T, offset, device: _kwargs(self, T, 0, device)
+""")], skip=_others()),
+    Mutant(name="rnn_reads_a_fixed_window", removes="the RNN's sequential pass over all n tokens", target=TRAIN,
+           message=r"RNN's training time should grow linearly",
+           patches=[Patch(before=TRAIN, code="""
+_rnn_loss = rnn.loss
+rnn.loss = lambda x, y: _rnn_loss(x[:, :64], y[:, :64])
+""")], skip=_others(TRAIN)),
+    Mutant(name="cache_switched_off", removes="the KV cache (start_state gives no cache)", target=PER_TOKEN,
+           message=r"the cache should flatten the curve|under half the uncached one",
+           patches=[Patch(before=PER_TOKEN, code="""
+from utils.transformer import TransformerLM as _LM
+_LM.start_state = lambda self, batch_size=1, capacity=None: None
+""")], skip=_others(PER_TOKEN)),
+    Mutant(name="prefill_token_by_token", removes="the parallel prefill (the prompt is fed one token per call)",
+           target=PREFILL, message=r"several times faster than token by token",
+           patches=[Patch(before=PREFILL, code="""
+from utils.transformer import TransformerLM as _LM
+_step = _LM.step
+
+
+def _sequential(self, new_idx, state):
+    for t in range(new_idx.shape[1]):
+        logits, state = _step(self, new_idx[:, t : t + 1], state)
+    return logits, state
+
+
+_LM.step = _sequential
+""")], skip=_others(PREFILL)),
+    Mutant(name="cache_does_not_grow", removes="a cache that grows by one row per token (a fixed buffer of 1024 instead)",
+           target=MEMORY, message=r"should hold exactly",
+           patches=[Patch(before=MEMORY, code="""
+from utils.transformer import TransformerLM as _LM
+_start = _LM.start_state
+_LM.start_state = lambda self, batch_size=1, capacity=None: _start(self, batch_size, capacity=1024)
+""")], skip=_others(MEMORY)),
+    Mutant(name="kv_heads_ignored", removes="the fewer key/value heads (every model keeps 4)", target=KV_HEADS,
+           message=r"shrink the cache 4 times",
+           patches=[Patch(before=KV_HEADS, code="""
+import utils.transformer as _transformer
+_post_init = _transformer.TransformerConfig.__post_init__
+
+
+def _ignore_kv(self):
+    self.n_kv_head = None
+    _post_init(self)
+
+
+_transformer.TransformerConfig.__post_init__ = _ignore_kv
+""")], skip=_others(KV_HEADS)),
+    Mutant(name="caches_not_reordered", removes="reordering the caches by parent beam (beams get the wrong parent's cache)", target=BEAM,
+           message=r"same hypotheses|same log-probabilities",
+           patches=[Patch(before=BEAM, code="""
+import utils.decoding as _decoding
+_reorder = _decoding.reorder_state
+_decoding.reorder_state = lambda state, index: _reorder(state, index.flip(0))  # each beam gets another beam's cache
+""")], skip=_others(BEAM)),
+]
