@@ -12,6 +12,8 @@ _CLIP = ("def clipped_sgd_step(model, x, y, lr: float, max_norm: float) -> tuple
 _GLOBAL = "    norm = torch.sqrt(sum((p.grad.double() ** 2).sum() for p in parameters)).item()\n"
 _STEP = ("    with torch.no_grad():\n        for p in parameters:\n"
          "            p -= lr * scale * p.grad\n    return loss.item(), {norm}")
+_INIT = "def recurrent_init(d_hidden: int, generator: torch.Generator) -> torch.Tensor:\n"
+_QR = "    rotation, _ = torch.linalg.qr(torch.randn(d_hidden, d_hidden, generator=generator))\n"
 WRONG = {
     "ex1_gru_step": [
         Wrong("b_hn_outside_reset", _GRU + "    H = h_prev.shape[-1]\n"
@@ -45,6 +47,13 @@ WRONG = {
         Wrong("never_clips", _CLIP + _GLOBAL + "    scale = 1.0\n" + _STEP.format(norm="norm"),
               visible=r"the size of the update"),
     ],
+    "ex3_recurrent_init": [
+        Wrong("default_uniform", _INIT + "    return torch.empty(d_hidden, d_hidden).uniform_(-d_hidden**-0.5, d_hidden**-0.5, generator=generator)",
+              visible=r"it vanishes"),
+        Wrong("zeros", _INIT + "    return torch.zeros(d_hidden, d_hidden)", visible=r"it vanishes"),
+        Wrong("rotation_too_small", _INIT + _QR + "    return 0.8 * rotation", visible=r"it vanishes"),
+        Wrong("rotation_too_large", _INIT + _QR + "    return 1.6 * rotation", visible=r"it explodes"),
+    ],
 }
 DELEGATIONS = {
     "ex1_gru_step": [
@@ -65,5 +74,10 @@ DELEGATIONS = {
                                     "                p -= lr * p.grad\n"
                                     "    return loss.item(), norm",
                    denied="torch.nn.utils.clip_grad_norm_"),
+    ],
+    "ex3_recurrent_init": [
+        Delegation("torch_orthogonal", "def recurrent_init(d_hidden: int, generator: torch.Generator) -> torch.Tensor:\n"
+                                       "    return torch.nn.init.orthogonal_(torch.empty(d_hidden, d_hidden), generator=generator)",
+                   denied="torch.nn.init.orthogonal_"),
     ],
 }
