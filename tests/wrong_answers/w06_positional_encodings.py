@@ -40,7 +40,7 @@ WRONG = {
     "ex2_rope": [
         Wrong("adjacent_pairs", _rope("torch.arange(T, dtype=torch.float32)[:, None] * 10000.0 ** (-torch.arange(0, d, 2) / d)",
                                       "x[:, 0::2]", "x[:, 1::2]"),
-              visible=r"pair \(x_1, x_5\) at position 3"),
+              visible=r"position 0 has angle 0"),
         Wrong("linear_frequencies", _rope("torch.arange(T, dtype=torch.float32)[:, None] / (1 + torch.arange(0, d, 2))"),
               visible=r"pair \(x_1, x_5\) at position 3"),
         Wrong("one_angle_for_all", _rope("torch.arange(T, dtype=torch.float32)[:, None].expand(T, half)"),
