@@ -64,7 +64,8 @@ WRONG = {
               visible=r"preceded"),
     ],
     "ex5_tune_kneser_ney": [
-        Wrong("keeps_highest", _KN.format(better=">"), visible=r"HIGHEST perplexity"),
+        Wrong("keeps_highest", _KN.format(better=">"), visible=None),
+        Wrong("returns_list", _TUNE + "    return [counts.max_order, 0.8]", visible=r"tuple|\(n, discount\)"),
         Wrong("default_settings", _TUNE + "    return counts.max_order, 0.75", visible=None),
         Wrong("order_only", _TUNE + "    scores = {n: text_perplexity(NGramLM.from_counts(counts, n, 'kneser_ney'), val_ids)\n"
                                     "              for n in range(1, counts.max_order + 1)}\n"
