@@ -1,7 +1,9 @@
 """Mutants: each show's assert fails without its effect; the mutant files are valid and cover every show; the runner can fail.
 
 The kernel tests run every selected mutant once per session, two kernels at a time
-(LM_MUTANT_WORKERS overrides), each only as far as its target cell.
+(LM_MUTANT_WORKERS overrides), each only as far as its target cell. The default tier (`pytest`) runs
+the first mutant of every show, so each show is proven by at least one killed mutant; the slow
+tier (`pytest -m slow`) runs all the others.
 """
 
 from __future__ import annotations
@@ -25,7 +27,21 @@ from tests.mutation.spec import (
 )
 
 FILES = mutant_files()
-CASES = [pytest.param(f.notebook_path, m, id=f"{f.notebook}::{m.name}") for f in FILES for m in f.mutants]
+
+
+def _cases() -> list:
+    """Every mutant; the first one of each show runs in the default tier, the others in the slow tier (-m slow)."""
+    cases, first_seen = [], set()
+    for f in FILES:
+        for m in f.mutants:
+            key = (f.notebook, m.target)
+            marks = [] if key not in first_seen else [pytest.mark.slow]
+            first_seen.add(key)
+            cases.append(pytest.param(f.notebook_path, m, id=f"{f.notebook}::{m.name}", marks=marks))
+    return cases
+
+
+CASES = _cases()
 
 
 @pytest.fixture(scope="session")

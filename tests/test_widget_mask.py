@@ -96,3 +96,19 @@ def test_generation_time_nll_matches_the_masked_forward_and_hides_the_future():
     assert step_by_step != pytest.approx(seeing_all, rel=1e-4)  # the full forward pass lets it see the future
     with pytest.raises(ValueError, match="two tokens"):
         generation_time_nll(masked, [[1]])
+
+
+def test_teacher_forced_nll_is_one_forward_pass_and_agrees_with_generation_only_when_masked():
+    from utils.copy_failure import generation_time_nll, teacher_forced_nll
+
+    windows = [[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1]]
+    masked, unmasked = tiny(True), tiny(False)
+    with torch.no_grad():
+        ids = torch.tensor(windows)
+        by_hand = -torch.log_softmax(masked(ids[:, :-1]), -1).gather(-1, ids[:, 1:, None]).mean().item()
+        forced = teacher_forced_nll(masked, windows)
+    assert forced == pytest.approx(by_hand, rel=1e-6)
+    assert forced == pytest.approx(generation_time_nll(masked, windows), abs=1e-5)  # past-only either way
+    assert teacher_forced_nll(unmasked, windows) != pytest.approx(generation_time_nll(unmasked, windows), abs=1e-3)
+    with pytest.raises(ValueError, match="one common length"):
+        teacher_forced_nll(masked, [[1, 2, 3], [1, 2]])

@@ -59,6 +59,9 @@ _cf.train = _one_step_for_the_masked
 """)
 # A "generation-time" loss that feeds each whole window at once, so position t reads x[t+1].
 SEES_THE_FUTURE = Patch(before=MEASURE, code="""
+import utils.copy_failure as _cf
+
+
 @torch.no_grad()
 def generation_time_nll(model, windows):
     total, count = 0.0, 0
@@ -68,6 +71,9 @@ def generation_time_nll(model, windows):
         total -= float(log_probs[:-1].gather(-1, ids[0, 1:, None]).sum())
         count += ids.shape[1] - 1
     return total / count
+
+
+_cf.generation_time_nll = generation_time_nll  # the cell imports it from the package
 """)
 UNTRAINED = Edit(cell=PARAMETERS, old="STEPS = pick(full=500, fast=150)", new="STEPS = 1")
 
@@ -97,7 +103,7 @@ MUTANTS = [
     Mutant(name="losses_positions_removed",
            removes="the positions: without them the unmasked model cannot tell which key is the next token",
            target=LOSSES, message=r"training loss should be far lower",
-           edits=[Edit(cell=TRAIN, old='positional="rotary"', new='positional="none"')], skip=LATER_THAN_LOSSES),
+           edits=[Edit(cell=TRAIN, old="positional=POSITIONAL", new='positional="none"')], skip=LATER_THAN_LOSSES),
     Mutant(name="losses_untrained", removes="training: both models take one step",
            target=LOSSES, message=r"masked model should beat the unigram baseline", edits=[UNTRAINED],
            skip=LATER_THAN_LOSSES),
