@@ -16,8 +16,17 @@ def _others(*keep: str) -> list[str]:
 
 FORGETFUL_CACHE = """
 import utils.attention as _attention
-_attention.KVCache.append = lambda self, k, v: (k, v)
-_attention.PreallocatedKVCache.append = lambda self, k, v: (k, v)
+
+
+def _forgetful(append):
+    def wrapped(self, k, v):
+        append(self, k, v)  # stored, but each step attends to its own key and value only
+        return k, v
+    return wrapped
+
+
+_attention.KVCache.append = _forgetful(_attention.KVCache.append)
+_attention.PreallocatedKVCache.append = _forgetful(_attention.PreallocatedKVCache.append)
 """
 
 MUTANTS = [
