@@ -5,17 +5,18 @@ from tests.mutation.spec import Edit, Mutant, Patch
 NOTEBOOK = "04_recurrent_networks.ipynb"
 
 TRAIN, COMPARE, GRADIENTS, CLIPPING, RECALL, RECALL_GRAD = "cell-06", "cell-07", "cell-10", "cell-13", "cell-15", "recall-grad"
+BPTT_DEF = "bptt-def"
 TANH_STEP = "h = torch.tanh(rnn.embedding(x[:, t]) @ cell.weight_ih.T + cell.bias + h @ cell.weight_hh.T)"
 
 MUTANTS = [
     Mutant(name="recurrent_scale_ignored", removes="the scale s of W_hh: every model gets a plain rotation",
            target=GRADIENTS, message=r"gradient should vanish",
-           edits=[Edit(cell=GRADIENTS, old="rnn.cell.weight_hh.copy_(scale * rotation.to(device))",
+           edits=[Edit(cell=BPTT_DEF, old="rnn.cell.weight_hh.copy_(scale * rotation.to(device))",
                        new="rnn.cell.weight_hh.copy_(rotation.to(device))")],
            skip=[TRAIN, COMPARE]),
     Mutant(name="no_saturation", removes="tanh's saturation: the written-out recurrence is linear",
            target=GRADIENTS, message=r"tanh saturates",
-           edits=[Edit(cell=GRADIENTS, old=TANH_STEP, new=TANH_STEP.replace("torch.tanh(", "("))],
+           edits=[Edit(cell=BPTT_DEF, old=TANH_STEP, new=TANH_STEP.replace("torch.tanh(", "("))],
            skip=[TRAIN, COMPARE]),
     Mutant(name="clipping_off", removes="the clipping: both runs take unclipped steps",
            target=CLIPPING, message=r"clipping should keep the loss bounded",
@@ -39,5 +40,5 @@ TBPTT = "tbptt"
 MUTANTS.append(
     Mutant(name="state_never_carried", removes="the carried state: every chunk starts from h = 0",
            target=TBPTT, message=r"state carried across chunks",
-           edits=[Edit(cell=TBPTT, old="h = last.detach() if carry else torch.zeros_like(last)", new="h = torch.zeros_like(last)")],
+           edits=[Edit(cell="tbptt-def", old="h = last.detach() if carry else torch.zeros_like(last)", new="h = torch.zeros_like(last)")],
            skip=[TRAIN, COMPARE]))
