@@ -15,7 +15,7 @@ WRONG = {
               visible=r"old positions first, the new one last"),
         Wrong("wrong_dim", _APPEND + "    if cache_k is None:\n        return k_new, v_new\n"
                                      "    return torch.cat([cache_k, k_new], dim=-1), torch.cat([cache_v, v_new], dim=-1)",
-              visible=r"time is dimension -2"),
+              visible=r"Sizes of tensors must match|time is dimension -2"),
         Wrong("keys_twice", _APPEND + "    if cache_k is None:\n        return k_new, v_new\n"
                                       "    return torch.cat([cache_k, k_new], dim=-2), torch.cat([cache_v, k_new], dim=-2)",
               visible=r"the values get the new position too"),

@@ -10,8 +10,10 @@ _BOUNDARY = "**({'boundary_id': dataset.tokenizer.boundary_id} if dataset.kind =
 
 WRONG = {
     "ex1_perplexity": [
-        Wrong("sum_not_mean", _PPL + "    return float(torch.exp(-token_log_probs.sum()))", visible=r"you used the SUM"),
-        Wrong("sign", _PPL + "    return float(torch.exp(token_log_probs.mean()))", visible=r"exp of MINUS the mean"),
+        Wrong("sum_not_mean", _PPL + "    return float(torch.exp(-token_log_probs.sum()))",
+              visible=r"uniform guess over 8 tokens: expected 8, got 1\.07"),
+        Wrong("sign", _PPL + "    return float(torch.exp(token_log_probs.mean()))",
+              visible=r"uniform guess over 8 tokens: expected 8, got 0\.125"),
         Wrong("base_two", _PPL + "    return float(2 ** (-token_log_probs.mean()))", visible=r"uniform guess over 8 tokens"),
         Wrong("returns_tensor", _PPL + "    return torch.exp(-token_log_probs.mean())", visible=r"perplexity\(log_probs\)"),
     ],
