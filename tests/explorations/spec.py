@@ -19,6 +19,8 @@ CORPORA = ("pydocs", "shakespeare", "names")
 
 # Try-it parameter changes, by notebook (code appended to the parameters cell). Corpora are found on their own.
 TRY_ITS: dict[str, dict[str, str]] = {
+    "03_fixed_window_neural_lm.ipynb": {"window_1": "WINDOW = 1", "gap_inside_window": "RECALL_GAP = WINDOW - 2"},
+    "04_recurrent_networks.ipynb": {"recall_gap_8": "RECALL_GAP = 8"},
     "08_masks_copy_failure.ipynb": {"positional_none": 'POSITIONAL = "none"', "two_layers": "N_LAYER = 2"},
 }
 
