@@ -51,3 +51,10 @@ def test_every_neural_family_trains_on_the_same_token_budget(fast):
 
     budgets = {family: zoo_recipe(family, fast).train_tokens for family in FAMILIES if family != "ngram"}
     assert set(budgets.values()) == {TOKEN_BUDGET["fast" if fast else "full"]}, budgets
+
+
+
+def test_ngram_counts_the_tokens_of_an_items_corpus(tmp_path):
+    names = load_dataset("names")  # items: a list of id tensors (from $LM_DATA_MIRROR in the tests)
+    _, info = load_or_train("ngram", names, fast=True, cache_dir=tmp_path)
+    assert info["train_tokens"] == sum(item.numel() for item in names.train)

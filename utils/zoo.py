@@ -112,7 +112,8 @@ def fit_model(recipe: ZooRecipe, dataset: Dataset, progress: bool = False) -> tu
         if boundary is not None:
             settings["boundary_id"] = boundary
         model = NGramLM.fit(dataset.train, dataset.vocab_size, **settings)
-        info = {"steps": 0, "train_tokens": int(dataset.train.numel())}  # counted once over the whole split
+        counted = dataset.train.numel() if torch.is_tensor(dataset.train) else sum(item.numel() for item in dataset.train)
+        info = {"steps": 0, "train_tokens": int(counted)}  # counted once over the whole split
     else:
         model = build_model(recipe, dataset.vocab_size)
         generator = torch.Generator().manual_seed(recipe.seed)
