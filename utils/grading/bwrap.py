@@ -118,15 +118,19 @@ def sandbox_command(argv: list[str], spec: SandboxSpec, writable: Path) -> list[
                "--proc", "/proc"]
     if os.geteuid() != 0:
         command.insert(1, "--unshare-user")
-    read_only = []
+    read_only, tmpfs_mounts = [], []
     for kind, path in mount_plan(spec.hidden, needed_paths(), home):
         if path == Path("/tmp"):
             command += ["--size", str(spec.scratch_bytes), "--tmpfs", "/tmp"]
+            tmpfs_mounts.append(path)
         elif kind == "mask":
             command += ["--tmpfs", str(path)]
             read_only.append(path)
+            tmpfs_mounts.append(path)
         else:
-            masked = max((m for m in read_only if _inside(path, m)), key=lambda m: len(m.parts), default=None)
+            # Folders bwrap makes inside a tmpfs for a bind below it must be traversable by the submission's
+            # unprivileged uid (a course checked out under /tmp, say), as they are on the host.
+            masked = max((m for m in tmpfs_mounts if _inside(path, m)), key=lambda m: len(m.parts), default=None)
             for folder in reversed(path.parents if masked else []):
                 if masked in folder.parents:  # made in the hiding tmpfs: traversable, as on the host
                     command += ["--perms", "0755", "--dir", str(folder)]
