@@ -374,3 +374,14 @@ def test_scrub_cuts_hidden_code_keeps_public_names_and_assert_messages() -> None
     shown = "AssertionError: make_causal_mask(5) is not the causal mask"
     assert scrub(shown, hidden_line, message_text) == shown
     assert CUT in scrub('torch.equal(m, ref), f"make_causal_mask', hidden_line, message_text)
+
+
+def test_binds_under_tmp_get_traversable_parent_folders(monkeypatch, tmp_path) -> None:
+    """A course checked out under /tmp: the folders bwrap makes in the private /tmp must be 0755 for the child's uid."""
+    from utils.grading import bwrap
+
+    monkeypatch.setattr(bwrap, "needed_paths", lambda: [Path("/tmp/ci-clone/course/.venv")])
+    command = bwrap.sandbox_command(["true"], bwrap.SandboxSpec(hidden=[]), tmp_path)
+    text = " ".join(command)
+    assert "--perms 0755 --dir /tmp/ci-clone --perms 0755 --dir /tmp/ci-clone/course" in text, text
+    assert text.index("--tmpfs /tmp") < text.index("--dir /tmp/ci-clone") < text.index("--ro-bind /tmp/ci-clone/course/.venv")
