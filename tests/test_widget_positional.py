@@ -93,7 +93,7 @@ def test_train_short_eval_long_on_a_tiny_text():
     from utils.extrapolation import fixed_windows, train_short_eval_long
 
     tokens = torch.arange(400) % 7  # (N,)
-    data = SimpleNamespace(vocab_size=7, train=tokens, val=tokens)
+    data = SimpleNamespace(vocab_size=7, train=tokens, val=tokens, part=lambda split: tokens)  # a running text
     results, models = train_short_eval_long(data, ("learned", "rotary"), 8, [8, 16], steps=3, batch_size=4,
                                             eval_windows=4, n_layer=1, n_head=2, d_model=8)
     learned, rotary = results
