@@ -7,6 +7,7 @@ Each case is one student's submission of the fixture assignment, graded by the r
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import nbformat
@@ -95,10 +96,8 @@ def test_each_case_is_graded_as_expected(graded_rows, case: str) -> None:
     for solution_id, pattern in expected.items():
         test_id = f"{solution_id}_test"
         row = graded_rows[case][test_id]
-        assert pytest.approx(row.points) == (row.max_points if pattern == "^passed$" or pattern.startswith("^passed")
-                                             else 0.0), (case, row.feedback)
-        import re
-
+        expected_points = row.max_points if pattern.startswith("^passed") else 0.0
+        assert row.points == pytest.approx(expected_points), (case, row.feedback)
         assert re.search(pattern, row.feedback), f"{case} / {test_id}: {row.feedback}"
 
 
