@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import re
+
 
 def corpus_prompt(tokenizer, text: str) -> tuple[list[int], str]:
-    """Token ids of `text` made encodable by `tokenizer`, and the text they spell.
+    """Token ids of `text` made encodable by `tokenizer`, and the text they spell (`tokenizer.encode(text) == ids`).
 
-    Characters the vocabulary lacks are lowercased, then dropped; a tokenizer with a boundary
-    token (items such as names) gets it first, as its training items do. Empty: the boundary alone.
+    Characters the vocabulary lacks are lowercased, then dropped. A tokenizer with a boundary token
+    (items such as names) gets it first, as its training items do, and, when its vocabulary has no
+    space, each run of whitespace becomes one boundary, so words stay apart as items ('.return.the.',
+    not 'returnthe'). Empty: the boundary alone.
     """
     known = set(tokenizer.vocab)
+    boundary = tokenizer.boundary
+    if boundary is not None and " " not in known:
+        text = re.sub(r"\s+", boundary, text)  # words become items
     kept = "".join(ch if ch in known else ch.lower() for ch in text)
     kept = "".join(ch for ch in kept if ch in known)
-    ids = tokenizer.encode(kept) if kept else []
-    if tokenizer.boundary is not None:
-        ids = [tokenizer.boundary_id] + ids
-    if not ids:
+    if boundary is not None:
+        kept = boundary + kept.lstrip(boundary)  # one boundary first, as a training item starts
+        kept = re.sub(re.escape(boundary) + "{2,}", boundary, kept)  # words between boundaries: never empty items
+    if not kept:
         raise ValueError(f"no character of {text!r} is in the vocabulary, and the tokenizer has no boundary token")
+    ids = tokenizer.encode(kept)
     return ids, kept
 
 
