@@ -26,17 +26,29 @@ LECTURE_STYLE = {
 }
 
 
-def use_lecture_style() -> None:
-    """Large fonts, thick lines, light grids: call once at the top of a notebook."""
-    mpl.rcParams.update(LECTURE_STYLE)
-    # CJK glyphs (the glossary terms, 屡败屡战): use a font that has them when one is installed.
+# Fonts with CJK glyphs, the first installed one wins: Linux (Noto / Source Han, WenQuanYi, AR PL),
+# macOS (PingFang, Hiragino, Heiti), Windows (Microsoft YaHei, SimHei, DengXian).
+CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "PingFang SC",
+             "Hiragino Sans GB", "Heiti SC", "STHeiti", "Microsoft YaHei", "DengXian", "SimHei",
+             "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Noto Sans CJK JP", "Noto Serif CJK SC",
+             "AR PL UMing CN", "AR PL UKai CN")
+
+
+def cjk_font() -> str | None:
+    """The name of the first installed font of CJK_FONTS, or None when none is installed."""
     from matplotlib import font_manager
 
     available = {f.name for f in font_manager.fontManager.ttflist}
-    for family in ("Noto Sans CJK SC", "Noto Sans CJK JP", "WenQuanYi Zen Hei", "AR PL UMing CN", "SimHei"):
-        if family in available:
-            mpl.rcParams["font.sans-serif"] = [family, *mpl.rcParams["font.sans-serif"]]
-            break
+    return next((family for family in CJK_FONTS if family in available), None)
+
+
+def use_lecture_style() -> None:
+    """Large fonts, thick lines, light grids and a CJK-capable font: call once at the top of a notebook."""
+    mpl.rcParams.update(LECTURE_STYLE)
+    family = cjk_font()  # Chinese labels (notebook 12, the glossary terms) draw as boxes without one
+    if family is not None and family not in mpl.rcParams["font.sans-serif"][:1]:
+        mpl.rcParams["font.sans-serif"] = [family, *mpl.rcParams["font.sans-serif"]]
+    mpl.rcParams["axes.unicode_minus"] = False  # CJK fonts often lack U+2212, the minus sign matplotlib uses
 
 
 def plot_history(history, ax=None, label: str = "", smooth: int = 20):
