@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 
 from utils.i18n.catalog import translation_table
-from utils.i18n.layout import LANG, ROOT, Source
+from utils.i18n.layout import LANG, Source, relative
 from utils.i18n.units import markdown_blocks
 
 GENERATED_NOTE = "<!-- 本文件由 {catalog} 生成，请勿直接编辑：python -m utils.i18n build -->"
@@ -39,7 +39,7 @@ def built_notebook(source: Source) -> nbformat.NotebookNode:
             cell.source = table[cell.id][1]
     chinese.metadata["language_info"] = chinese.metadata.get("language_info", {})
     chinese.metadata["lm_course"] = {"lang": LANG, "translated_from": f"../{source.english.name}",
-                                     "translations": source.catalog.relative_to(ROOT).as_posix()}
+                                     "translations": relative(source.catalog)}
     return chinese
 
 
@@ -48,7 +48,7 @@ def built_lesson(source: Source) -> str:
     table = translation_table(source)
     text = source.english.read_text(encoding="utf-8")
     blocks = [table[block][1] if block in table else block for block in markdown_blocks(text)]
-    note = GENERATED_NOTE.format(catalog=source.catalog.relative_to(ROOT).as_posix())
+    note = GENERATED_NOTE.format(catalog=relative(source.catalog))
     return note + "\n\n" + "\n\n".join(blocks) + "\n"
 
 

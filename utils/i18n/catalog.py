@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polib
 
-from utils.i18n.layout import LANG, ROOT, Source
+from utils.i18n.layout import LANG, Source, relative
 from utils.i18n.units import Unit, lesson_units, notebook_units
 
 FUZZY = "fuzzy"
@@ -33,8 +33,7 @@ def load_catalog(source: Source) -> polib.POFile:
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
-        "X-Source": source.english.relative_to(ROOT).as_posix() if source.english.is_relative_to(ROOT)
-        else source.english.name,
+        "X-Source": relative(source.english),
     }
     return catalog
 

@@ -25,6 +25,11 @@ class Source:
         return self.english.name
 
 
+def relative(path: Path) -> str:
+    """A path as written in built files: relative to the course root when inside it."""
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+
+
 def notebook_source(english: Path, root: Path = ROOT) -> Source:
     """The Source of one English notebook."""
     return Source("notebook", english, root / "translations" / LANG / "notebooks" / f"{english.stem}.po",
