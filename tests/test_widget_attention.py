@@ -1,8 +1,9 @@
-"""The attention-map explorer: cached weights per text, in-place redraws, no model run on layer/head changes."""
+"""The attention-map explorer: cached weights per text, sent to the browser once; no model run on control changes."""
 
 import numpy as np
 import pytest
 import torch
+from traitlets import TraitError
 
 from utils.tokenizers import CharTokenizer
 from utils.transformer import TransformerConfig, TransformerLM
@@ -12,8 +13,11 @@ from utils.widgets.attention_map import (
     AttentionWidget,
     attention_widget,
     compute_attention_maps,
+    dequantize_weights,
     grid_shape,
     head_map,
+    quantize_weights,
+    query_row,
     token_label,
 )
 
@@ -90,39 +94,65 @@ def test_helpers():
     assert grid_shape(4) == (2, 2) and grid_shape(3) == (2, 2) and grid_shape(6) == (2, 3) and grid_shape(1) == (1, 1)
 
 
-def test_widget_classes_and_layer_head_changes_do_not_rerun_the_model():
-    counting = CountingModel(tiny())
-    widget = AttentionWidget(counting, TOKENIZER, TEXT)
+def test_quantized_weights_round_trip_within_half_a_step():
+    weights = np.random.default_rng(0).dirichlet(np.ones(7), size=(2, 3, 7)).astype(np.float32)  # (2, 3, 7, 7)
+    data = quantize_weights(weights)
+    assert len(data) == weights.size, "one byte per weight"
+    assert np.abs(dequantize_weights(data, weights.shape) - weights).max() <= 1 / 510 + 1e-7
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        quantize_weights(np.array([0.5, 1.5]))
+
+
+def test_query_row_is_one_head_or_the_mean_over_heads():
+    maps = compute_attention_maps(tiny(), TOKENIZER, TEXT)
+    assert np.allclose(query_row(maps, 1, 2, 5), maps.weights[1, 2, 5])
+    assert np.allclose(query_row(maps, 0, ALL_HEADS, 5), maps.weights[0, :, 5].mean(0))
+    with pytest.raises(ValueError, match="query"):
+        query_row(maps, 0, 0, len(TEXT))
+    with pytest.raises(ValueError, match="layer"):
+        query_row(maps, 5, ALL_HEADS, 0)
+
+
+def test_widget_sends_every_model_layer_and_head_once():
+    torch.manual_seed(1)
+    trained, untrained = CountingModel(tiny()), CountingModel(TransformerLM(tiny().config).eval())
+    widget = AttentionWidget(trained, TOKENIZER, TEXT, untrained=untrained)
     assert "lm-attention-widget" in widget._dom_classes
-    assert "lm-main-control" in widget.head_selector._dom_classes
-    assert "lm-figure" in widget.canvas.image._dom_classes
-    assert widget.head_selector.options[0] == ("all heads", ALL_HEADS) and len(widget.head_selector.options) == 4
-    image_widget, first_png = widget.canvas.image, widget.canvas.image.value
-    single_artist = widget.single_image
-    widget.layer_selector.value = 1
-    widget.head_selector.value = 2
-    assert np.allclose(widget.single_image.get_array(), widget.maps.weights[1, 2])
-    assert widget.canvas.image.value != first_png, "the picture changed"
-    widget.head_selector.value = ALL_HEADS
-    assert all(ax.get_visible() for ax in widget.grid_axes) and not widget.single_ax.get_visible()
-    for head, image in enumerate(widget.grid_images):
-        assert np.allclose(image.get_array(), widget.maps.weights[1, head])
-    assert counting.calls == 1, "layer and head changes only re-slice cached weights"
-    assert widget.canvas.image is image_widget and widget.single_image is single_artist, "updated in place"
+    T = len(TEXT)
+    assert widget.shape == [2, 2, 3, T] and widget.variants == ["trained", "untrained"] and widget.causal
+    sent = dequantize_weights(widget.weights, (2, 2, 3, T, T))
+    assert np.abs(sent[0] - widget.maps[0].weights).max() <= 1 / 510 + 1e-6
+    assert np.abs(sent[1] - widget.maps[1].weights).max() <= 1 / 510 + 1e-6
+    assert widget.query == T - 1 and widget.tokens[3] == "␣"
+    for head in (ALL_HEADS, 0, 1, 2):
+        widget.head = head
+    widget.layer, widget.variant, widget.query = 1, 1, 4
+    assert np.allclose(widget.shown_row(), widget.maps[1].weights[1, 2, 4])
+    assert trained.calls == untrained.calls == 1 and widget.model_runs == 2, "controls never re-run a model"
+    with pytest.raises(TraitError, match="head"):
+        widget.head = 3
+    with pytest.raises(TraitError, match="layer"):
+        widget.layer = 2
 
 
-def test_widget_text_box_and_update_path():
+def test_widget_new_text_runs_each_model_once_and_bad_text_keeps_the_maps():
     counting = CountingModel(tiny())
     widget = attention_widget(counting, TOKENIZER, TEXT)
-    widget.text_box.value = "a can"
-    assert counting.calls == 2 and widget.maps.tokens == list("a can")
-    assert [t.get_text() for t in widget.single_ax.get_xticklabels()] == ["a", "␣", "c", "a", "n"]
-    drawn = widget.update(layer=0, head=1)
-    assert drawn.shape == (5, 5) and np.allclose(drawn, widget.maps.weights[0, 1])
-    assert widget.update(text="zzz") is None and "cannot read" in widget.message.value
-    assert widget.maps.text == "a can", "a bad text keeps the last good maps"
-    widget.text_box.value = TEXT
-    assert counting.calls == 2, "texts seen before come from the cache"
+    assert widget.variants == ["trained"] and widget.shape[0] == 1
+    widget.text = "a can"
+    assert counting.calls == 2 and widget.tokens == ["a", "␣", "c", "a", "n"] and widget.shape == [1, 2, 3, 5]
+    assert widget.query == 4 and len(widget.weights) == 2 * 3 * 5 * 5
+    widget.text = "zzz"
+    assert "cannot read" in widget.message and widget.maps[0].text == "a can", "a bad text keeps the last good maps"
+    widget.text = TEXT
+    assert counting.calls == 2 and widget.message == "", "texts seen before come from the cache"
+
+
+def test_widget_works_on_the_transformer_of_notebook_07_and_rejects_mismatched_models():
+    widget = attention_widget(tiny(n_layer=3, n_head=2, positional="rotary"), TOKENIZER, TEXT, max_tokens=20)
+    assert widget.shape == [1, 3, 2, 20]
+    with pytest.raises(ValueError, match="same layers and heads"):
+        AttentionWidget(tiny(), TOKENIZER, TEXT, untrained=tiny(n_head=2))
 
 
 def test_kernel_benchmark_smoke():
@@ -136,5 +166,5 @@ def test_kernel_benchmark_smoke():
     spec.loader.exec_module(bench)
     summary = bench.main(["--changes", "3"])
     attention = summary["widgets"]["lm-attention-widget"]
-    assert attention["changes"] == 3 and attention["model_runs_during_changes"] == 0
+    assert attention["changes"] == 3 and attention["model_runs_during_changes"] == 6, "each new text runs both models"
     assert summary["widgets"]["lm-positional-widget"]["median_ms"] > 0

@@ -1,24 +1,26 @@
-"""Attention-map explorer: type a text, pick a layer and a head (or all heads); a heatmap with token labels.
+"""Attention-map explorer: point at a query token and see, on the text itself, which tokens it reads.
 
-The model runs once per text (`AttentionMapCache` keeps every layer's and head's weights);
-changing the layer or the head only picks another slice of the cached weights and updates
-the existing image in place. The logic is plain functions; `AttentionWidget` is the thin
-ipywidgets layer.
+The model runs once per text (`AttentionMapCache` keeps every layer's and head's weights, for
+the trained model and, if given, an untrained one of the same shape). The weights of all
+layers, heads and models go to the browser once, as one uint8 array (`quantize_weights`);
+hovering or clicking a token, the arrow keys, the layer, head and model selectors and the
+all-heads thumbnails are handled there (static/attention_map.js), also in the static site.
+Only a new text goes back to the kernel, which runs the model(s) and sends the new array.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
-import ipywidgets as widgets
+import anywidget
 import numpy as np
 import torch
-
-from utils.widgets.blit import Blitter
-from utils.widgets.canvas import FigureWidget
+import traitlets
 
 ALL_HEADS = -1
+STATIC = Path(__file__).resolve().parent / "static"
 
 
 def token_label(symbol: str) -> str:
@@ -75,6 +77,29 @@ def head_map(maps: AttentionMaps, layer: int, head: int) -> np.ndarray:
     return maps.weights[layer, head]
 
 
+def query_row(maps: AttentionMaps, layer: int, head: int, query: int) -> np.ndarray:
+    """What query token `query` reads: (T,) weights of one head, or the mean over heads for ALL_HEADS."""
+    if not 0 <= query < len(maps.tokens):
+        raise ValueError(f"query must lie in 0 .. {len(maps.tokens) - 1}, got {query}")
+    if head == ALL_HEADS:
+        head_map(maps, layer, 0)  # checks the layer
+        return maps.weights[layer, :, query].mean(axis=0)
+    return head_map(maps, layer, head)[query]
+
+
+def quantize_weights(weights: np.ndarray) -> bytes:
+    """Weights in [0, 1] as uint8 bytes (round(255 w)), C order: what the browser decodes (error <= 1/510)."""
+    weights = np.asarray(weights, dtype=np.float32)
+    if weights.size and (weights.min() < -1e-6 or weights.max() > 1 + 1e-6):
+        raise ValueError(f"attention weights must lie in [0, 1], got {weights.min()} .. {weights.max()}")
+    return np.round(np.clip(weights, 0, 1) * 255).astype(np.uint8).tobytes()
+
+
+def dequantize_weights(data: bytes, shape: tuple[int, ...]) -> np.ndarray:
+    """The inverse of quantize_weights: float32 array of `shape`."""
+    return np.frombuffer(data, dtype=np.uint8).reshape(shape).astype(np.float32) / 255
+
+
 class AttentionMapCache:
     """Attention maps by text: the model runs only for a text not seen before."""
 
@@ -97,103 +122,82 @@ def grid_shape(n_heads: int) -> tuple[int, int]:
     return math.ceil(n_heads / cols), cols
 
 
-class AttentionWidget(widgets.VBox):
-    """Text box, layer selector, head selector (lm-main-control, with 'all heads'); one figure updated in place."""
+class AttentionWidget(anywidget.AnyWidget):
+    """Head view: text box, model / layer / head (lm-main-control) selectors, tokens shaded by the chosen query's weights."""
 
-    def __init__(self, model, tokenizer, text: str, max_tokens: int | None = 48, figsize=(7.5, 6.5), dpi: int = 72):
-        self.cache = AttentionMapCache(model, tokenizer, max_tokens)
-        maps = self.cache.get(text)
-        self.text_box = widgets.Text(value=text, description="text", continuous_update=False,
-                                     layout=widgets.Layout(width="480px"))
-        self.layer_selector = widgets.Dropdown(options=[(f"layer {l}", l) for l in range(maps.n_layers)],
-                                               value=0, description="layer")
-        self.head_selector = widgets.Dropdown(
-            options=[("all heads", ALL_HEADS)] + [(f"head {h}", h) for h in range(maps.n_heads)],
-            value=0, description="head")
-        self.head_selector.add_class("lm-main-control")
-        self.message = widgets.HTML()
-        self.canvas = FigureWidget(figsize=figsize, dpi=dpi)
-        self.canvas.image.add_class("lm-figure")
-        self.canvas.figure.set_layout_engine("none")  # fixed axes positions: single view and grid share one figure
-        self.blitter = Blitter(self.canvas)  # layer/head changes redraw only the images and the title
-        self._build_figure(maps.n_heads)
-        self.maps: AttentionMaps | None = None
-        self.text_box.observe(lambda change: self.update(text=change["new"]), names="value")
-        self.layer_selector.observe(lambda change: self.update(), names="value")
-        self.head_selector.observe(lambda change: self.update(), names="value")
-        controls = widgets.HBox([self.head_selector, self.layer_selector])
-        super().__init__([self.text_box, controls, self.message, self.canvas.image])
+    _esm = STATIC / "attention_map.js"
+    _css = STATIC / "widgets.css"
+    text = traitlets.Unicode("").tag(sync=True)  # the student's text: a change runs the model(s) in the kernel
+    tokens = traitlets.List(traitlets.Unicode()).tag(sync=True)  # (T,) visible labels
+    variants = traitlets.List(traitlets.Unicode()).tag(sync=True)  # model names, e.g. ["trained", "untrained"]
+    shape = traitlets.List(traitlets.Int()).tag(sync=True)  # [M, L, H, T]
+    weights = traitlets.Bytes(b"").tag(sync=True)  # quantize_weights of (M, L, H, T, T)
+    causal = traitlets.Bool(True).tag(sync=True)
+    variant = traitlets.Int(0).tag(sync=True)
+    layer = traitlets.Int(0).tag(sync=True)
+    head = traitlets.Int(0).tag(sync=True)  # ALL_HEADS: every head as thumbnails
+    query = traitlets.Int(-1).tag(sync=True)  # -1: the last token
+    message = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, model, tokenizer, text: str, max_tokens: int | None = 48, untrained=None,
+                 names: tuple[str, str] = ("trained", "untrained")):
+        models = [model] if untrained is None else [model, untrained]
+        self.caches = [AttentionMapCache(m, tokenizer, max_tokens) for m in models]
+        self.cache = self.caches[0]
+        self.maps: list[AttentionMaps] = [cache.get(text) for cache in self.caches]  # ValueError: a bad first text
+        shapes = {m.weights.shape[:2] for m in self.maps}
+        if len(shapes) != 1:
+            raise ValueError(f"the models must have the same layers and heads, got {sorted(shapes)}")
+        super().__init__(text=text, variants=list(names[: len(models)]), message="", **self._payload(self.maps))
         self.add_class("lm-attention-widget")
-        self.update(text=text)
 
-    def _build_figure(self, n_heads: int) -> None:
-        figure = self.canvas.figure
-        self.single_ax = figure.add_axes((0.13, 0.13, 0.72, 0.78))
-        self.single_image = self.single_ax.imshow(np.zeros((2, 2)), vmin=0, vmax=1, cmap="viridis",
-                                                  interpolation="nearest", aspect="auto")
-        self.single_ax.grid(False)
-        self.single_ax.set_xlabel("key (attended to)")
-        self.single_ax.set_ylabel("query (attending)")
-        self.colorbar_ax = figure.add_axes((0.88, 0.13, 0.03, 0.78))
-        figure.colorbar(self.single_image, cax=self.colorbar_ax)
-        rows, cols = grid_shape(n_heads)
-        self.grid_axes, self.grid_images = [], []
-        for head in range(n_heads):
-            r, c = divmod(head, cols)
-            ax = figure.add_axes((0.04 + c * 0.82 / cols, 0.04 + (rows - 1 - r) * 0.9 / rows,
-                                  0.82 / cols - 0.03, 0.9 / rows - 0.06))
-            image = ax.imshow(np.zeros((2, 2)), vmin=0, vmax=1, cmap="viridis", interpolation="nearest", aspect="auto")
-            ax.set_xticks([])
-            ax.set_yticks([])
-            ax.grid(False)
-            ax.set_title(f"head {head}", fontsize=11)
-            self.grid_axes.append(ax)
-            self.grid_images.append(image)
+    @property
+    def model_runs(self) -> int:
+        """How often a model ran (all models together)."""
+        return sum(cache.model_runs for cache in self.caches)
 
-    def update(self, text: str | None = None, layer: int | None = None, head: int | None = None) -> np.ndarray | None:
-        """Redraw: a new text runs the model once (cached); a layer or head change only re-slices. Returns the drawn weights."""
-        if text is not None and (self.maps is None or text != self.maps.text):
-            try:
-                self.maps = self.cache.get(text)
-            except ValueError as error:
-                self.message.value = f"<b>cannot read this text:</b> {error}"
-                return None
-            self._set_tokens(self.maps.tokens)
-        layer = self.layer_selector.value if layer is None else layer
-        head = self.head_selector.value if head is None else head
-        self.message.value = ""
-        drawn = self.maps.weights[layer] if head == ALL_HEADS else head_map(self.maps, layer, head)
-        self._draw(layer, head, drawn)
-        return drawn
+    @staticmethod
+    def _payload(maps: list[AttentionMaps]) -> dict:
+        stacked = np.stack([m.weights for m in maps])  # (M, L, H, T, T)
+        M, L, H, T, _ = stacked.shape
+        causal = bool(np.allclose(np.triu(stacked, 1), 0))
+        return {"tokens": [token_label(t) for t in maps[0].tokens], "shape": [M, L, H, T],
+                "weights": quantize_weights(stacked), "causal": causal, "query": T - 1}
 
-    def _set_tokens(self, tokens: list[str]) -> None:
-        T = len(tokens)
-        labels = [token_label(t) for t in tokens]
-        extent = (-0.5, T - 0.5, T - 0.5, -0.5)
-        self.single_image.set_extent(extent)
-        fontsize = 11 if T <= 24 else 8
-        self.single_ax.set_xticks(range(T), labels, rotation=90, fontsize=fontsize)
-        self.single_ax.set_yticks(range(T), labels, fontsize=fontsize)
-        for image in self.grid_images:
-            image.set_extent(extent)
-        self.blitter.invalidate()
+    @traitlets.validate("layer")
+    def _check_layer(self, proposal):
+        if hasattr(self, "maps") and not 0 <= proposal["value"] < self.maps[0].n_layers:
+            raise traitlets.TraitError(f"layer must lie in 0 .. {self.maps[0].n_layers - 1}, got {proposal['value']}")
+        return proposal["value"]
 
-    def _draw(self, layer: int, head: int, drawn: np.ndarray) -> None:
-        grid = head == ALL_HEADS
-        for ax in (self.single_ax, self.colorbar_ax):
-            ax.set_visible(not grid)
-        for ax in self.grid_axes:
-            ax.set_visible(grid)
-        if grid:
-            for image, matrix in zip(self.grid_images, drawn):
-                image.set_data(matrix)
-            self.blitter.refresh(self.grid_images, key="grid")
-        else:
-            self.single_image.set_data(drawn)
-            self.single_ax.set_title(f"layer {layer}, head {head}")
-            self.blitter.refresh([self.single_image, self.single_ax.title], key="single")
+    @traitlets.validate("head")
+    def _check_head(self, proposal):
+        if hasattr(self, "maps") and not (proposal["value"] == ALL_HEADS or 0 <= proposal["value"] < self.maps[0].n_heads):
+            raise traitlets.TraitError(f"head must be ALL_HEADS or lie in 0 .. {self.maps[0].n_heads - 1}, got {proposal['value']}")
+        return proposal["value"]
+
+    @traitlets.observe("text")
+    def _on_text(self, change) -> None:
+        if not hasattr(self, "caches"):
+            return
+        try:
+            maps = [cache.get(change["new"]) for cache in self.caches]
+        except ValueError as error:
+            self.message = f"cannot read this text: {error}"
+            return
+        self.maps = maps
+        with self.hold_sync():
+            for name, value in self._payload(maps).items():
+                setattr(self, name, value)
+            self.message = ""
+
+    def shown_row(self) -> np.ndarray:
+        """(T,) weights the view shades for the current model, layer, head and query."""
+        maps = self.maps[self.variant]
+        query = self.query if self.query >= 0 else len(maps.tokens) - 1
+        return query_row(maps, self.layer, self.head, query)
 
 
-def attention_widget(model, tokenizer, text: str, max_tokens: int | None = 48) -> AttentionWidget:
-    """The attention-map explorer for `model` (a TransformerLM) on `text`, ready to display."""
-    return AttentionWidget(model, tokenizer, text, max_tokens=max_tokens)
+def attention_widget(model, tokenizer, text: str, max_tokens: int | None = 48, untrained=None) -> AttentionWidget:
+    """The attention explorer for `model` (forward_with_attention) on `text`; `untrained`: the same model before training."""
+    return AttentionWidget(model, tokenizer, text, max_tokens=max_tokens, untrained=untrained)

@@ -1,26 +1,30 @@
-"""Temperature, top-k and top-p explorer: the next-token distribution as bars, with the cut-off, and fresh samples.
+"""Temperature, top-k and top-p explorer: the next-token distribution as bars, recomputed in the browser.
 
-The model runs once, when the widget is built (another context: build another widget); moving
-T, k or p only re-weights the stored logits (`temperature_view`), so it never re-runs the
-model. Bars keep a fixed order (by logit, which no temperature changes), kept tokens are
-coloured, cut ones grey, and a dashed line marks where top-k / top-p cut. The probability
-axis is fixed (0 to 1), so a higher T visibly flattens the bars and a lower one sharpens them;
-a change redraws only the bars and the cut-off over a saved background (utils.widgets.blit).
+The model runs once, when the widget is built: its logits (V,) go to the browser once, and
+moving T, k or p re-weights them there (static/temperature.js), with no kernel round trip, so
+the view also moves in the exported static site. The JS follows `utils.sampling.next_token_probs`
+(temperature, then top-k, then top-p); a browser test holds the two equal on the same logits.
+Bars keep a fixed order (by logit, which no temperature changes); kept tokens are drawn at their
+sampling probability, removed ones greyed at their tempered probability; the axis is linear,
+log or cumulative (with p marked). Samples are drawn in the browser with a seeded generator
+(`mulberry32`, mirrored here) from the whole distribution.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-import ipywidgets as widgets
+import anywidget
 import numpy as np
 import torch
+import traitlets
 
 from utils.sampling import next_token_probs, softmax_with_temperature
-from utils.widgets.blit import Blitter
-from utils.widgets.canvas import FigureWidget
 
-KEPT_COLOUR, CUT_COLOUR = "#1f77b4", "#c8c8c8"
+STATIC = Path(__file__).resolve().parent / "static"
+VIEWS = ("linear", "log", "cumulative")
+T_MIN, T_MAX = 0.01, 10.0
 
 
 @dataclass
@@ -58,74 +62,84 @@ def draw_samples(view_probs: torch.Tensor, n: int, generator: torch.Generator) -
     return torch.multinomial(view_probs, n, replacement=True, generator=generator).tolist()
 
 
-def _label(token: str) -> str:
-    return repr(token)[1:-1] if token.strip() else repr(token)
+def mulberry32(seed: int, n: int) -> list[float]:
+    """n uniforms in [0, 1) from the 32-bit mulberry32 generator (the browser's sampler uses the same)."""
+    state = seed & 0xFFFFFFFF
+    out = []
+    for _ in range(n):
+        state = (state + 0x6D2B79F5) & 0xFFFFFFFF
+        t = state
+        t = ((t ^ (t >> 15)) * (t | 1)) & 0xFFFFFFFF
+        t = (t ^ (t + (((t ^ (t >> 7)) * (t | 61)) & 0xFFFFFFFF))) & 0xFFFFFFFF
+        out.append(((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296)
+    return out
 
 
-class TemperatureWidget(widgets.VBox):
-    """T slider (lm-main-control), top-k and top-p sliders, resample button; bars and samples update in place."""
+def seeded_samples(probs: torch.Tensor, n: int, seed: int) -> list[int]:
+    """n token ids from probs (V,) by inverse CDF on mulberry32(seed): what the browser draws for that seed."""
+    cumulative = torch.as_tensor(probs, dtype=torch.float64).flatten().cumsum(0)  # (V,)
+    last = int(torch.nonzero(torch.as_tensor(probs).flatten() > 0).max())
+    return [min(int(torch.searchsorted(cumulative, u * float(cumulative[-1]), right=True)), last)
+            for u in mulberry32(seed, n)]
+
+
+def token_label(token: str) -> str:
+    """A visible label for a token: a space as '␣', line breaks and tabs escaped."""
+    if token == " ":
+        return "␣"
+    return token if token.strip() else repr(token)[1:-1]
+
+
+class TemperatureWidget(anywidget.AnyWidget):
+    """T slider (lm-main-control), top-k and top-p sliders, axis toggle, samples button; all recomputed in the browser."""
+
+    _esm = STATIC / "temperature.js"
+    _css = STATIC / "widgets.css"
+    logits = traitlets.List(traitlets.Float()).tag(sync=True)  # (V,) float32 values, sent once
+    labels = traitlets.List(traitlets.Unicode()).tag(sync=True)  # (V,) visible token labels
+    context = traitlets.Unicode("").tag(sync=True)
+    n_bars = traitlets.Int(30).tag(sync=True)
+    n_samples = traitlets.Int(40).tag(sync=True)
+    temperature = traitlets.Float(1.0).tag(sync=True)
+    top_k = traitlets.Int(0).tag(sync=True)  # 0: off
+    top_p = traitlets.Float(1.0).tag(sync=True)  # 1: off
+    view = traitlets.Unicode("linear").tag(sync=True)
+    seed = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, logits: torch.Tensor, symbols: list[str], context: str = "", n_bars: int = 30,
                  n_samples: int = 40, temperature: float = 1.0, seed: int = 0):
-        self.logits = torch.as_tensor(logits).detach().float().cpu().flatten()  # (V,): computed once, reused
-        if len(symbols) != self.logits.numel():
-            raise ValueError(f"need one symbol per logit: {len(symbols)} symbols for {self.logits.numel()} logits")
-        self.symbols, self.n_bars, self.n_samples = symbols, min(n_bars, self.logits.numel()), n_samples
-        self.generator = torch.Generator().manual_seed(seed)
-        self.temperature_slider = widgets.FloatLogSlider(value=temperature, base=10, min=-2, max=1, step=0.05,
-                                                         description="T", readout_format=".2f")
-        self.temperature_slider.add_class("lm-main-control")
-        self.top_k_slider = widgets.IntSlider(value=0, min=0, max=self.logits.numel(), description="top-k (0=off)")
-        self.top_p_slider = widgets.FloatSlider(value=1.0, min=0.05, max=1.0, step=0.05, description="top-p")
-        self.resample_button = widgets.Button(description="new samples")
-        self.info = widgets.HTML()
-        self.samples_box = widgets.HTML()
-        self.canvas = FigureWidget(figsize=(11, 4), dpi=72)
-        self.canvas.image.add_class("lm-figure")
-        self._build_figure(context)
-        for control in (self.temperature_slider, self.top_k_slider, self.top_p_slider):
-            control.observe(lambda change: self.update(), names="value")
-        self.resample_button.on_click(lambda button: self.update())
-        controls = widgets.HBox([self.temperature_slider, self.top_k_slider, self.top_p_slider, self.resample_button])
-        super().__init__([controls, self.info, self.canvas.image, self.samples_box])
+        values = torch.as_tensor(logits).detach().float().cpu().flatten()  # (V,): computed once, reused
+        if len(symbols) != values.numel():
+            raise ValueError(f"need one symbol per logit: {len(symbols)} symbols for {values.numel()} logits")
+        if not torch.isfinite(values).all():
+            raise ValueError("the logits must be finite")
+        if not T_MIN <= temperature <= T_MAX:
+            raise ValueError(f"temperature must lie in [{T_MIN}, {T_MAX}], got {temperature}")
+        self.symbols = list(symbols)
+        super().__init__(logits=values.tolist(), labels=[token_label(s) for s in symbols], context=context,
+                         n_bars=min(n_bars, values.numel()), n_samples=n_samples, temperature=temperature, seed=seed)
         self.add_class("lm-temperature-widget")
-        self.update()
 
-    def _build_figure(self, context: str) -> None:
-        ax = self.canvas.subplots()
-        view = temperature_view(self.logits, 1.0, n_bars=self.n_bars)
-        self.bars = ax.bar(range(self.n_bars), np.zeros(self.n_bars), color=KEPT_COLOUR)
-        ax.set_xticks(range(self.n_bars), [_label(self.symbols[i]) for i in view.order])
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("probability")
-        ax.set_title(f"next token after {context[-30:]!r}" if context else "next-token distribution")
-        self.cutoff_line = ax.axvline(-0.5, color="crimson", linestyle="--", linewidth=2)
-        self.axes = ax
-        self.blitter = Blitter(self.canvas)  # the axis stays fixed (0 to 1): a change redraws bars and cut-off only
+    @traitlets.validate("view")
+    def _check_view(self, proposal):
+        if proposal["value"] not in VIEWS:
+            raise traitlets.TraitError(f"view must be one of {VIEWS}, got {proposal['value']!r}")
+        return proposal["value"]
 
     def settings(self) -> tuple[float, int | None, float | None]:
-        """(T, k or None, p or None) from the controls."""
-        k = int(self.top_k_slider.value) or None
-        p = float(self.top_p_slider.value)
-        return float(self.temperature_slider.value), k, (p if p < 1.0 else None)
+        """(T, k or None, p or None) as the browser applies them."""
+        return float(self.temperature), (int(self.top_k) or None), (float(self.top_p) if self.top_p < 1.0 else None)
 
-    def update(self) -> TemperatureView:
-        """Re-weight the stored logits with the current T, k, p; redraw bars, cut-off and samples in place."""
+    @property
+    def last_view(self) -> TemperatureView:
+        """The Python view of the current T, k, p (what the browser shows)."""
         temperature, k, p = self.settings()
-        view = temperature_view(self.logits, temperature, k, p, self.n_bars)
-        for bar, height, kept in zip(self.bars, view.probs, view.kept):
-            bar.set_height(float(height))
-            bar.set_color(KEPT_COLOUR if kept else CUT_COLOUR)
-        cut = view.n_kept - 0.5
-        self.cutoff_line.set_xdata([cut, cut])
-        self.cutoff_line.set_visible(view.n_kept < self.n_bars)
-        self.blitter.refresh([*self.bars, self.cutoff_line])
-        full = next_token_probs(self.logits, temperature, k, p)  # (V,)
-        samples = draw_samples(full, self.n_samples, self.generator)
-        self.samples_box.value = "<b>samples:</b> <code>" + " ".join(_label(self.symbols[i]) for i in samples) + "</code>"
-        self.info.value = f"T = {temperature:.2f} | kept tokens: {view.n_kept} | entropy {view.entropy:.2f} nats"
-        self.last_view, self.last_samples = view, samples
-        return view
+        return temperature_view(torch.tensor(self.logits), temperature, k, p, self.n_bars)
+
+    def samples(self) -> list[int]:
+        """The token ids the browser shows for the current settings and seed."""
+        temperature, k, p = self.settings()
+        return seeded_samples(next_token_probs(torch.tensor(self.logits), temperature, k, p), self.n_samples, self.seed)
 
 
 def temperature_widget(model, tokenizer, context: str, **kwargs) -> TemperatureWidget:
