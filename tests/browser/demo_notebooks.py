@@ -77,3 +77,27 @@ def write_figure_notebook(folder: Path, name: str = "figure_and_formula.ipynb") 
     """A notebook with a formula in markdown and one inline matplotlib figure."""
     intro = "# Figure and formula\n\nThe model factorises $p(x_1, \\dots, x_T) = \\prod_t p(x_t \\mid x_{<t})$."
     return _write([_FIGURE], folder / name, intro=intro)
+
+
+_ANYWIDGETS = [
+    '''import torch
+from utils.tokenizers import CharTokenizer
+from utils.transformer import TransformerConfig, TransformerLM
+from utils.widgets.attention_map import attention_widget
+from utils.widgets.temperature import TemperatureWidget
+
+TEXT = "Can you can a can like a canner can a can."
+tokenizer = CharTokenizer.from_text(TEXT)
+torch.manual_seed(0)
+model = TransformerLM(TransformerConfig(tokenizer.vocab_size, context_length=64, n_layer=2, n_head=4, d_model=32)).eval()
+untrained = TransformerLM(model.config).eval()
+logits = torch.randn(tokenizer.vocab_size, generator=torch.Generator().manual_seed(1)) * 3  # (V,)''',
+    "attention = attention_widget(model, tokenizer, TEXT, untrained=untrained)\nattention",
+    "temperature = TemperatureWidget(logits, list(tokenizer.vocab), context=TEXT, n_bars=20)\ntemperature",
+    "print('logits', [round(x, 6) for x in logits.tolist()])",
+]
+
+
+def write_anywidget_notebook(folder: Path, name: str = "anywidgets.ipynb") -> Path:
+    """A notebook with the course's two anywidgets on a small untrained Transformer (runs in seconds)."""
+    return _write(_ANYWIDGETS, folder / name, intro="# The course's anywidgets on a small model")

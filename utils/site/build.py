@@ -1,6 +1,8 @@
 """Execute the notebooks and export them to an offline static site: one HTML page per lesson
 (figures embedded, widgets in their last state, rendered by a vendored html-manager), and an
 index page in course order. Nothing is loaded from the network; open site/index.html from disk.
+anywidget views (their ES module is in the saved state) render and stay interactive where they
+need no kernel: RequireJS maps the `anywidget` module to the vendored copy of its front end.
 """
 
 from __future__ import annotations
@@ -25,7 +27,11 @@ TEMPLATE_DIR = PACKAGE_DIR / "templates"
 DEFAULT_NOTEBOOKS_DIR = PACKAGE_DIR.parents[1] / "notebooks"
 NOTEBOOK_NAME = re.compile(r"^(\d\d)_[a-z0-9_]+\.ipynb$")
 VENDORED_FILES = (
-    "html-manager/embed.js",
+    "html-manager/embed-amd.js",
+    "requirejs/require.js",
+    "requirejs/LICENSE",
+    "anywidget/index.js",
+    "anywidget/LICENSE",
     "html-manager/LICENSE",
     "html-manager/THIRD-PARTY-NOTICES.txt",
     "mathjax/tex-svg-full.js",
@@ -96,7 +102,7 @@ def export_html(notebook: nbformat.NotebookNode, previous_page: str | None, next
 
 
 def copy_vendor(out: Path) -> None:
-    """Copy the vendored renderer and MathJax next to the pages."""
+    """Copy the vendored renderer (html-manager, RequireJS, anywidget) and MathJax next to the pages."""
     for relative in VENDORED_FILES:
         source = VENDOR_DIR / relative
         if not source.is_file():
