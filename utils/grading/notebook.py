@@ -17,7 +17,20 @@ END_SOLUTION = "### END SOLUTION"
 BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
 END_HIDDEN = "### END HIDDEN TESTS"
 GRADE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]+$")
-EXERCISE_HEADING = re.compile(r"^#+\s*Exercise\s+(\d+)\s*\((\d+(?:\.\d+)?)\s+points?\)", re.MULTILINE)
+# "### Exercise 2 (3 points)" in the English notebooks, "### 练习 2（3 分）" in the Chinese ones.
+EXERCISE_HEADING = re.compile(
+    r"^#+\s*(?:Exercise\s+(?P<en>\d+)\s*\((?P<en_points>\d+(?:\.\d+)?)\s+points?\)"
+    r"|练习\s*(?P<zh>\d+)\s*[（(]\s*(?P<zh_points>\d+(?:\.\d+)?)\s*分\s*[）)])", re.MULTILINE)
+
+
+def exercise_heading(markdown: str) -> tuple[int, float] | None:
+    """(number, points) of the first exercise heading in a markdown cell, in either language."""
+    match = EXERCISE_HEADING.search(markdown)
+    if match is None:
+        return None
+    if match.group("en") is not None:
+        return int(match.group("en")), float(match.group("en_points"))
+    return int(match.group("zh")), float(match.group("zh_points"))
 
 
 class SourceError(ValueError):
@@ -110,9 +123,9 @@ def exercises(nb: Any) -> list[Exercise]:
     found, pending, number = [], [], None
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            match = EXERCISE_HEADING.search(cell.source)
-            if match:
-                number = int(match.group(1))
+            heading = exercise_heading(cell.source)
+            if heading:
+                number = heading[0]
         if is_solution(cell):
             pending.append(grade_id(cell))
         elif is_test(cell):
@@ -201,9 +214,9 @@ def _check_headings(nb: Any) -> list[str]:
     problems, exercise_points, heading = [], {}, None
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            match = EXERCISE_HEADING.search(cell.source)
-            if match:
-                heading = (int(match.group(1)), float(match.group(2)))
+            found = exercise_heading(cell.source)
+            if found:
+                heading = found
                 exercise_points.setdefault(heading, 0.0)
         elif is_test(cell) and heading is not None:
             exercise_points[heading] += float(nbgrader_meta(cell).get("points", 0))
