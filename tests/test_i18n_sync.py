@@ -101,3 +101,12 @@ def test_readme_zh_gives_the_same_three_commands():
         return [line.split("#")[0].strip() for line in block.strip().splitlines()]
 
     assert commands(ROOT / "README.zh.md", "## 三条命令") == commands(ROOT / "README.md", "## Three commands")
+
+
+def test_a_chinese_notebook_converts_to_slides():
+    from nbconvert import SlidesExporter
+
+    from utils.i18n.build import built_notebook
+
+    body, _ = SlidesExporter().from_notebook_node(built_notebook(NOTEBOOKS[0]))
+    assert '<section' in body and 'lang' in body
