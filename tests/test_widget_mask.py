@@ -1,29 +1,52 @@
-"""The mask explorer and the copy-failure measurements, on tiny untrained models."""
+"""The 2 x 2 mask experiment (utils.copy_failure) and its widget, on tiny untrained models."""
 
+import re
 import numpy as np
 import pytest
 import torch
 
 import utils.training
-from utils.copy_failure import next_position_share, sample_continuations
+from utils.copy_failure import (
+    GridCell,
+    generation_time_nll,
+    grid_losses,
+    grid_maps,
+    grid_samples,
+    judge_samples,
+    mask_grid,
+    next_position_share,
+    sample_continuations,
+    teacher_forced_nll,
+    with_mask,
+)
+from utils.ngram import NGramLM
 from utils.tokenizers import CharTokenizer
-from utils.training import TrainHistory
 from utils.transformer import TransformerConfig, TransformerLM
-from utils.widgets.mask import MaskWidget, mask_view, mask_widget
+from utils.widgets.colors import colormap_table
+from utils.widgets.mask import MaskGridWidget, cell_payload, mask_widget
 
 TOKENIZER = CharTokenizer.from_text("abcdefgh The")
+TEXT = "The cafe had a bag The bead faded " * 4
+WINDOWS = [TOKENIZER.encode(TEXT[s : s + 12]) for s in (0, 7, 20)]
 
 
-def tiny(causal: bool) -> TransformerLM:
+def tiny(causal: bool, n_layer: int = 1) -> TransformerLM:
     torch.manual_seed(0)
-    model = TransformerLM(TransformerConfig(TOKENIZER.vocab_size, context_length=16, n_layer=1, n_head=2,
+    model = TransformerLM(TransformerConfig(TOKENIZER.vocab_size, context_length=16, n_layer=n_layer, n_head=2,
                                             d_model=16, causal=causal, positional="rotary")).eval()
+    with torch.no_grad():  # sharper attention than at initialisation, so masked and unmasked runs differ clearly
+        for parameter in model.parameters():
+            parameter.mul_(3)
     model.use_kv_cache = causal
     return model
 
 
-def history(values):
-    return TrainHistory(steps=[0, 1, 2], train_loss=values, val_steps=[0, 1, 2], val_loss=values)
+def pair(n_layer: int = 1) -> dict:
+    return {"masked": tiny(True, n_layer), "unmasked": tiny(False, n_layer)}
+
+
+def judge() -> NGramLM:
+    return NGramLM.fit(torch.tensor(TOKENIZER.encode(TEXT)), TOKENIZER.vocab_size, n=3)
 
 
 def test_next_position_share():
@@ -34,14 +57,6 @@ def test_next_position_share():
         next_position_share(torch.ones(3, 4))
 
 
-def test_masked_attention_never_looks_ahead():
-    view = mask_view(tiny(True), TOKENIZER, "The cafe")
-    assert view.attention.shape == (8, 8) and np.allclose(np.triu(view.attention, 1), 0)
-    assert view.next_share == 0.0 and len(view.generated) == 60
-    unmasked = mask_view(tiny(False), TOKENIZER, "The cafe")
-    assert np.triu(unmasked.attention, 1).sum() > 0.1
-
-
 def test_sample_continuations_gives_n_samples_of_the_asked_length():
     model = tiny(True)
     samples = sample_continuations(model, [1, 2], 3, 10)
@@ -49,41 +64,20 @@ def test_sample_continuations_gives_n_samples_of_the_asked_length():
     assert all(0 <= token < model.vocab_size for s in samples for token in s)
 
 
-def test_widget_toggles_without_training(monkeypatch):
-    def no_training(*args, **kwargs):
-        raise AssertionError("the widget must not train")
-
-    monkeypatch.setattr(utils.training, "train", no_training)
-    models = {"masked": tiny(True), "unmasked": tiny(False)}
-    weights_before = {k: [p.clone() for p in m.parameters()] for k, m in models.items()}
-    widget = mask_widget(models, {"masked": history([3.0, 2.5, 2.2]), "unmasked": history([3.0, 1.0, 0.3])}, TOKENIZER)
-    assert isinstance(widget, MaskWidget) and "lm-mask-widget" in widget._dom_classes
-    assert "lm-main-control" in widget.toggle._dom_classes and "lm-figure" in widget.canvas.image._dom_classes
-    masked_png = widget.canvas.image.value
-    assert widget.curves["masked"].get_linewidth() > widget.curves["unmasked"].get_linewidth()
-    widget.toggle.value = "mask off"
-    assert widget.canvas.image.value != masked_png
-    assert widget.curves["unmasked"].get_linewidth() > widget.curves["masked"].get_linewidth()
-    assert "unmasked</b> (shown)" in widget.texts.value
-    widget.prefix_box.value = "abc"
-    assert widget.last_view.attention.shape == (3, 3) and widget.image.get_array().shape == (3, 3)
-    assert len(widget.cache) == 4  # two prefixes x two models, each computed once
-    widget.toggle.value = "causal mask on"
-    assert len(widget.cache) == 4
-    for name, model in models.items():
-        assert all(torch.equal(a, b) for a, b in zip(weights_before[name], model.parameters()))
-    widget.prefix_box.value = ""
-    assert "empty" in widget.info.value
-
-
-def test_bad_keys():
-    with pytest.raises(ValueError, match="masked"):
-        MaskWidget({"a": tiny(True)}, {"a": history([1.0, 1.0, 1.0])}, TOKENIZER)
+def test_with_mask_switches_the_attention_and_leaves_the_original_alone():
+    unmasked = tiny(False)
+    masked_run = with_mask(unmasked, True)
+    assert masked_run.config.causal and all(block.causal for block in masked_run.blocks)
+    assert not unmasked.config.causal and not any(block.causal for block in unmasked.blocks), "the original is unchanged"
+    assert all(torch.equal(a, b) for a, b in zip(unmasked.parameters(), masked_run.parameters()))
+    ids = torch.tensor([TOKENIZER.encode("The cafe")])  # (1, T)
+    with torch.no_grad():
+        assert torch.allclose(masked_run(ids), tiny(True)(ids), atol=1e-6), "same weights + mask = the masked model"
+    assert not with_mask(tiny(True), False).use_kv_cache, "without the mask there is no KV cache"
 
 
 def test_generation_time_nll_matches_the_masked_forward_and_hides_the_future():
     from utils.decoding import sequence_log_prob
-    from utils.copy_failure import generation_time_nll
 
     windows = [[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1]]
     masked = tiny(True)
@@ -98,9 +92,32 @@ def test_generation_time_nll_matches_the_masked_forward_and_hides_the_future():
         generation_time_nll(masked, [[1]])
 
 
-def test_teacher_forced_nll_is_one_forward_pass_and_agrees_with_generation_only_when_masked():
-    from utils.copy_failure import generation_time_nll, teacher_forced_nll
+def test_generation_time_nll_scores_from_an_index():
+    windows = [[1, 2, 3, 4, 5, 6]]
+    masked = tiny(True)
+    with torch.no_grad():
+        log_probs = torch.log_softmax(masked(torch.tensor(windows)[:, :-1]), -1)[0]  # (5, V)
+    tail = -float(sum(log_probs[t, windows[0][t + 1]] for t in range(3, 5))) / 2  # tokens 4 and 5 only
+    assert generation_time_nll(masked, windows, score_from=4) == pytest.approx(tail, rel=1e-4)
+    with pytest.raises(ValueError, match="score_from"):
+        generation_time_nll(masked, windows, score_from=0)
+    with pytest.raises(ValueError, match="index 6"):
+        generation_time_nll(masked, windows, score_from=6)
 
+
+def test_judge_samples_is_the_generation_time_nll_of_the_continuations():
+    referee = judge()
+    prefix, continuations = TOKENIZER.encode("The "), [TOKENIZER.encode("cafe had"), TOKENIZER.encode("hhhhhhhh")]
+    windows = [prefix + c for c in continuations]
+    assert judge_samples(referee, prefix, continuations) == pytest.approx(
+        generation_time_nll(referee, windows, score_from=len(prefix)), rel=1e-6)
+    assert judge_samples(referee, prefix, continuations[:1]) < judge_samples(referee, prefix, continuations[1:]), (
+        "text like the judge's corpus must score lower than a run of one letter")
+    with pytest.raises(ValueError, match="prefix is empty"):
+        judge_samples(referee, [], continuations)
+
+
+def test_teacher_forced_nll_is_one_forward_pass_and_agrees_with_generation_only_when_masked():
     windows = [[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1]]
     masked, unmasked = tiny(True), tiny(False)
     with torch.no_grad():
@@ -112,3 +129,114 @@ def test_teacher_forced_nll_is_one_forward_pass_and_agrees_with_generation_only_
     assert teacher_forced_nll(unmasked, windows) != pytest.approx(generation_time_nll(unmasked, windows), abs=1e-3)
     with pytest.raises(ValueError, match="one common length"):
         teacher_forced_nll(masked, [[1, 2, 3], [1, 2]])
+
+
+def test_grid_losses_run_each_model_with_and_without_the_mask():
+    models = pair()
+    losses = grid_losses(models, WINDOWS)
+    assert set(losses) == {(t, e) for t in ("masked", "unmasked") for e in ("masked", "unmasked")}
+    assert losses["masked", "masked"] == pytest.approx(teacher_forced_nll(models["masked"], WINDOWS))
+    assert losses["unmasked", "unmasked"] == pytest.approx(teacher_forced_nll(models["unmasked"], WINDOWS))
+    # trained unmasked, run with the mask: exactly what the masked weights would do... with the unmasked weights
+    assert losses["unmasked", "masked"] == pytest.approx(teacher_forced_nll(with_mask(models["unmasked"], True), WINDOWS))
+    assert losses["unmasked", "masked"] == pytest.approx(generation_time_nll(with_mask(models["unmasked"], True), WINDOWS),
+                                                         abs=1e-5), "with the mask, teacher forcing is past-only"
+    assert losses["unmasked", "masked"] != pytest.approx(losses["unmasked", "unmasked"], abs=1e-3)
+    with pytest.raises(ValueError, match="exactly the keys"):
+        grid_losses({"masked": models["masked"]}, WINDOWS)
+
+
+def test_grid_maps_are_masked_exactly_in_the_masked_column():
+    maps = grid_maps(pair(), TOKENIZER, "The cafe")
+    for (trained, evaluated), (tokens, attention, share) in maps.items():
+        assert tokens == list("The cafe") and attention.shape == (8, 8)
+        assert torch.allclose(attention.sum(-1), torch.ones(8), atol=1e-5)
+        above = float(attention.triu(1).sum())
+        if evaluated == "masked":
+            assert above < 1e-6 and share == 0.0, (trained, evaluated)
+        else:
+            assert above > 0.1, (trained, evaluated)
+    with pytest.raises(ValueError, match="empty"):
+        grid_maps(pair(), TOKENIZER, "")
+    with pytest.raises(ValueError, match="not in the vocabulary"):
+        grid_maps(pair(), TOKENIZER, "xyz")
+
+
+def test_one_layer_writes_the_same_text_with_and_without_the_mask_two_layers_do_not():
+    """Generation reads the last position only; in one layer its attention row has no future to hide."""
+    one = grid_samples(pair(1), judge(), TOKENIZER, "The ", n_samples=3, length=12)
+    for trained in ("masked", "unmasked"):
+        assert one[trained, "masked"][0] == one[trained, "unmasked"][0]
+    two = grid_samples(pair(2), judge(), TOKENIZER, "The ", n_samples=3, length=12)
+    assert any(two[t, "masked"][0] != two[t, "unmasked"][0] for t in ("masked", "unmasked")), (
+        "with two layers, earlier positions that see later ones change what the last one writes")
+    texts, nll = two["masked", "masked"]
+    assert len(texts) == 3 and all(len(t) == 12 for t in texts) and nll > 0
+
+
+def test_mask_grid_puts_it_together():
+    cells = mask_grid(pair(), judge(), TOKENIZER, WINDOWS, "The ", n_samples=2, length=8)
+    cell = cells["unmasked", "masked"]
+    assert isinstance(cell, GridCell) and cell.trained == "unmasked" and cell.evaluated == "masked"
+    assert cell.teacher_forced == pytest.approx(grid_losses(pair(), WINDOWS)["unmasked", "masked"])
+    assert len(cell.samples) == 2 and cell.attention.shape == (4, 4)
+
+
+def test_cell_payload_is_json_ready():
+    import json
+
+    payload = cell_payload("masked", "unmasked", 1.23456, ["a", "b"], torch.tensor([[0.5, 0.5], [0.25, 0.75]]), 0.5,
+                           ["x"], 2.0)
+    assert json.loads(json.dumps(payload))["attention"] == [[0.5, 0.5], [0.25, 0.75]]
+    assert payload["teacher_forced"] == 1.2346 and payload["sample_nll"] == 2.0
+    assert cell_payload("masked", "masked", 1, ["a"], torch.ones(1, 1), 0, None, None)["samples"] is None
+
+
+def test_colormap_table():
+    table = colormap_table("viridis", 8)
+    assert len(table) == 8 and all(len(c) == 7 and c.startswith("#") for c in table)
+    assert table[0] != table[-1]
+    with pytest.raises(ValueError, match="at least 2"):
+        colormap_table("viridis", 1)
+
+
+def test_widget_computes_cells_once_per_prefix_without_training(monkeypatch):
+    def no_training(*args, **kwargs):
+        raise AssertionError("the widget must not train")
+
+    monkeypatch.setattr(utils.training, "train", no_training)
+    models = pair()
+    weights_before = {k: [p.clone() for p in m.parameters()] for k, m in models.items()}
+    widget = mask_widget(models, judge(), TOKENIZER, WINDOWS, prefix="The ", n_samples=2, length=10)
+    assert isinstance(widget, MaskGridWidget) and widget.updates == 1 and widget.status == ""
+    assert [(c["trained"], c["evaluated"]) for c in widget.cells] == [
+        ("masked", "masked"), ("masked", "unmasked"), ("unmasked", "masked"), ("unmasked", "unmasked")]
+    assert widget.selected == "unmasked/masked", "the most telling cell is shown first"
+    cell = widget.cell("unmasked", "masked")
+    assert cell["tokens"] == list("The ") and len(cell["samples"]) == 2 and cell["sample_nll"] > 0
+    assert np.allclose(np.triu(np.array(cell["attention"]), 1), 0)
+    assert cell["teacher_forced"] == pytest.approx(grid_losses(models, WINDOWS)["unmasked", "masked"], abs=1e-4)
+    widget.prefix = "bad "
+    assert widget.updates == 2 and widget.cell("masked", "masked")["tokens"] == list("bad ")
+    widget.prefix = "The "
+    assert widget.updates == 3 and set(widget.cache) == {"The ", "bad "}, "each prefix computed once"
+    widget.prefix = "xyz"
+    assert "not in the vocabulary" in widget.status and widget.cell("masked", "masked")["tokens"] == list("The ")
+    widget.prefix = ""
+    assert "empty" in widget.status
+    for name, model in models.items():
+        assert all(torch.equal(a, b) for a, b in zip(weights_before[name], model.parameters()))
+
+
+def test_widget_ships_its_front_end_offline():
+    esm = MaskGridWidget._esm
+    assert "export default" in esm and "lm-main-control" in esm and "lm-mask-widget" in esm
+    urls = set(re.findall(r"https?://[^\s\"'`]+", esm))
+    assert urls <= {"http://www.w3.org/2000/svg"}, f"the front end must fetch nothing: {urls}"
+    assert "\nimport " not in esm and "fetch(" not in esm, "no imports, no requests"
+    assert "https://" not in MaskGridWidget._css
+
+
+def test_bad_keys():
+    with pytest.raises(ValueError, match="masked"):
+        MaskGridWidget({"a": tiny(True)}, judge(), TOKENIZER, WINDOWS)

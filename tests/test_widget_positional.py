@@ -104,3 +104,158 @@ def test_train_short_eval_long_on_a_tiny_text():
     assert x.shape == y.shape == (3, 5) and torch.equal(x[:, 1:], y[:, :-1])
     with pytest.raises(ValueError, match="training length"):
         train_short_eval_long(data, ("none",), 8, [16], steps=1)
+
+
+# ---------------------------------------------------------------- what attention sees (utils.widgets.position_scores)
+
+from utils.positional import rotary_cos_sin  # noqa: E402
+from utils.transformer import TransformerConfig, TransformerLM  # noqa: E402
+from utils.widgets.position_scores import (  # noqa: E402
+    BASES,
+    added_offset_scores,
+    fixed_query_key,
+    offset_average,
+    offset_only_spread,
+    position_inputs,
+    relative_offset_bias,
+    rotary_offset_scores,
+    rotated_vectors,
+)
+
+
+def small_model(positional: str) -> TransformerLM:
+    torch.manual_seed(0)
+    return TransformerLM(TransformerConfig(11, context_length=16, n_layer=1, n_head=2, d_model=16,
+                                           positional=positional)).eval()
+
+
+def test_offset_average_takes_the_mean_of_each_diagonal_below_the_main_one():
+    scores = torch.arange(9.0).view(1, 3, 3)  # [[0 1 2] [3 4 5] [6 7 8]]
+    assert torch.equal(offset_average(scores), torch.tensor([[(0 + 4 + 8) / 3, (3 + 7) / 2, 6.0]]))
+    with pytest.raises(ValueError, match=r"\(H, T, T\)"):
+        offset_average(torch.ones(3, 3))
+
+
+def test_rotary_scores_depend_on_the_offset_only_at_every_base():
+    q, k = fixed_query_key(16)
+    for base in (100.0, 10000.0, 100000.0):
+        rows = rotary_offset_scores(q, k, 32, [31, 64, 200, 511], base)  # (4, 32)
+        assert rows.shape == (4, 32) and not np.isnan(rows).any()
+        assert offset_only_spread(rows) < 1e-4, f"base {base}: the curves of different query positions must coincide"
+        assert np.ptp(rows[0]) > 0.2 * float(q.norm() * k.norm()) / 4, "and the score must change with the offset"
+
+
+def test_rotary_scores_are_q_against_k_turned_back_by_the_offset():
+    q, k = fixed_query_key(8, seed=3)
+    rows = rotary_offset_scores(q, k, 5, [4])  # query at position 4, keys at 4, 3, 2, 1, 0
+    cos, sin = rotary_cos_sin(5, 8)  # (5, 4) each
+    for o in range(5):
+        angle = torch.atan2(sin[o], cos[o])  # (4,): the angle of offset o
+        first, second = k[:4], k[4:]  # (R_{-o} k): k turned back by the offset
+        turned = torch.cat([first * angle.cos() + second * angle.sin(), -first * angle.sin() + second * angle.cos()])
+        assert rows[0, o] == pytest.approx(float(q @ turned) / 8**0.5, abs=1e-5)
+
+
+def test_an_absolute_position_rotation_fails_the_offset_only_check():
+    """A rotation by an angle that is not linear in the position (here pos^2) depends on where the pair sits."""
+    def squared_positions(length, d, base):
+        cos, sin = rotary_cos_sin(length, d, base)
+        angle = torch.atan2(sin, cos) * torch.arange(length, dtype=torch.float32)[:, None]  # (L, d/2): ~ pos^2
+        return angle.cos(), angle.sin()
+
+    q, k = fixed_query_key(16)
+    rows = rotary_offset_scores(q, k, 32, [31, 64, 200], cos_sin=squared_positions)
+    assert offset_only_spread(rows) > 0.1
+
+
+def test_rotary_is_not_the_sinusoidal_similarity_and_the_base_changes_it():
+    q, k = fixed_query_key(16)
+    rows = rotary_offset_scores(q, k, 32, [31])[0]  # (32,)
+    similarity = sinusoidal_encoding(32, 16) @ sinusoidal_encoding(32, 16)[0]  # (32,): PE(o) . PE(0)
+    assert abs(np.corrcoef(rows, similarity.numpy())[0, 1]) < 0.9, "q != k: not the encoding's self-similarity"
+    slow = rotary_offset_scores(q, k, 32, [31], base=100000.0)[0]
+    assert np.abs(rows - slow).max() > 0.1, "the base changes the curve"
+    assert rows[0] == pytest.approx(slow[0], abs=1e-5), "offset 0: no rotation between q and k, whatever the base"
+    assert rotated_vectors(q, 10).shape == (10, 16) and np.allclose(rotated_vectors(q, 10)[0], q.numpy())
+    with pytest.raises(ValueError, match="even"):
+        fixed_query_key(7)
+    with pytest.raises(ValueError, match="one size"):
+        rotary_offset_scores(q, k[:8], 4, [3])
+    assert np.isnan(rotary_offset_scores(q, k, 8, [3])[0, 4:]).all(), "keys before position 0 do not exist"
+
+
+def test_added_offset_scores_are_position_only_inputs_through_the_first_layer():
+    model = small_model("sinusoidal")
+    scores = added_offset_scores(model, 12)  # (H, T)
+    block, attention = model.blocks[0], model.blocks[0].attention
+    with torch.no_grad():
+        x = block.norm1(sinusoidal_encoding(12, 16))  # (T, D)
+        q = attention.q_proj(x)[:, :8]  # head 0: (T, Dh)
+        k = attention.k_proj(x)[:, :8]
+        by_hand = (q @ k.T / 8**0.5).diagonal(-3).mean()  # offset 3, averaged over the queries
+    assert scores.shape == (2, 12) and scores[0, 3] == pytest.approx(float(by_hand), abs=1e-5)
+    assert np.abs(added_offset_scores(model, 12, base=100.0) - scores).max() > 1e-4, "the base changes the inputs"
+    learned = small_model("learned")
+    assert np.allclose(position_inputs(learned, 5).numpy(), learned.position_embedding.embedding.weight[:5].detach().numpy())
+    with pytest.raises(ValueError, match="16 positions only"):
+        added_offset_scores(learned, 17)
+    with pytest.raises(ValueError, match="not added"):
+        position_inputs(small_model("rotary"), 4)
+
+
+def test_relative_offset_bias_is_the_bias_by_offset():
+    model = small_model("relative")
+    with torch.no_grad():
+        model.relative_bias.bias.weight.copy_(torch.arange(62.0).view(31, 2))  # rows: offsets -15 .. 15
+    bias = relative_offset_bias(model, 20)  # (H, T)
+    assert bias.shape == (2, 20)
+    assert bias[0, 0] == 15 * 2 and bias[1, 3] == (15 + 3) * 2 + 1, "offset o reads row o + max_distance - 1"
+    assert bias[0, 19] == bias[0, 15], "offsets past max_distance - 1 share the last value"
+    with pytest.raises(ValueError, match="not a relative bias"):
+        relative_offset_bias(small_model("rotary"), 4)
+
+
+def score_models() -> dict:
+    return {kind: small_model(kind) for kind in ("sinusoidal", "learned", "relative", "rotary")}
+
+
+def test_scores_data_holds_every_view_on_the_base_grid():
+    from utils.widgets.positional import positional_scores_data
+
+    data = positional_scores_data(score_models(), n_positions=12, query_positions=(11, 40, 99))
+    assert data["bases"] == list(BASES) and data["kinds"] == ["sinusoidal", "learned", "relative", "rotary"]
+    views = data["views"]
+    assert len(views["sinusoidal"]["by_base"]) == len(BASES) and len(views["rotary"]["by_base"]) == len(BASES)
+    usual = BASES.index(10000.0)
+    assert np.allclose(views["sinusoidal"]["by_base"][usual]["heat"], sinusoidal_encoding(12, 16).numpy(), atol=1e-4)
+    assert np.array(views["rotary"]["by_base"][usual]["scores"]).shape == (3, 12)
+    assert all(v["spread"] < 1e-4 for v in views["rotary"]["by_base"])
+    assert np.array(views["learned"]["scores"]).shape == (2, 12) and np.array(views["relative"]["heat"]).shape == (12, 2)
+    assert len(data["colormaps"]["diverging"]) == 64
+    with pytest.raises(ValueError, match="trained model"):
+        positional_scores_data({"rotary": small_model("rotary")})
+    with pytest.raises(ValueError, match="query positions"):
+        positional_scores_data(score_models(), n_positions=12, query_positions=(5, 40))
+
+
+def test_scores_widget_validates_its_settings_and_ships_offline():
+    import re
+
+    import traitlets
+
+    from utils.widgets.positional import PositionalScoresWidget, positional_scores_widget
+
+    widget = positional_scores_widget(score_models(), n_positions=12, query_positions=(11, 40))
+    assert isinstance(widget, PositionalScoresWidget) and widget.kind == "rotary" and widget.base == 10000.0
+    widget.kind = "learned"
+    widget.base_index = 0
+    assert widget.base == BASES[0]
+    with pytest.raises(traitlets.TraitError, match="unknown encoding"):
+        widget.kind = "alibi"
+    with pytest.raises(traitlets.TraitError, match="base_index"):
+        widget.base_index = len(BASES)
+    with pytest.raises(ValueError, match="grid"):
+        positional_scores_widget(score_models(), n_positions=12, base=5000.0, query_positions=(11,))
+    esm = PositionalScoresWidget._esm
+    assert "export default" in esm and "lm-main-control" in esm and "lm-positional-widget" in esm
+    assert set(re.findall(r"https?://[^\s\"'`]+", esm)) <= {"http://www.w3.org/2000/svg"}

@@ -9,12 +9,15 @@ batches and measure the three symptoms.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from copy import deepcopy
+from dataclasses import dataclass, replace
 
 import torch
 
 from utils.batching import batch_sampler
 from utils.dataset import Dataset
+from utils.interface import LanguageModel
+from utils.ngram import NGramLM
 from utils.sampling import generate
 from utils.training import TrainConfig, TrainHistory, train
 from utils.transformer import TransformerConfig, TransformerLM
@@ -70,13 +73,20 @@ def sample_continuations(
 
 
 @torch.no_grad()
-def generation_time_nll(model: TransformerLM, windows: Sequence[Sequence[int]]) -> float:
+def generation_time_nll(model: LanguageModel, windows: Sequence[Sequence[int]], score_from: int = 1) -> float:
     """Mean NLL per token when each token is predicted from the tokens before it only, as in generation.
 
     Runs step() one token at a time on the re-run-the-history path, so even an unmasked model
-    never sees a token it is asked to predict.
+    never sees a token it is asked to predict. Tokens at indices >= score_from are scored (1: all
+    but the first; len(prefix): only what was generated after a prefix). Any LanguageModel works
+    (an n-gram too: `judge_samples` uses one to score sampled text).
     """
-    use_cache, model.use_kv_cache = model.use_kv_cache, False
+    if score_from < 1:
+        raise ValueError(f"score_from must be at least 1 (the first token has no history), got {score_from}")
+    has_cache = hasattr(model, "use_kv_cache")
+    use_cache = model.use_kv_cache if has_cache else None
+    if has_cache:
+        model.use_kv_cache = False
     total, count = 0.0, 0
     try:
         for window in windows:
@@ -84,12 +94,15 @@ def generation_time_nll(model: TransformerLM, windows: Sequence[Sequence[int]]) 
             state = model.start_state(1)
             for t in range(ids.shape[1] - 1):
                 logits, state = model.step(ids[:, t : t + 1], state)  # (1, V): sees ids[:, :t+1] only
-                total -= float(torch.log_softmax(logits.float(), dim=-1)[0, ids[0, t + 1]])
-                count += 1
+                if t + 1 >= score_from:
+                    total -= float(torch.log_softmax(logits.float(), dim=-1)[0, ids[0, t + 1]])
+                    count += 1
     finally:
-        model.use_kv_cache = use_cache
+        if has_cache:
+            model.use_kv_cache = use_cache
     if count == 0:
-        raise ValueError("every window needs at least two tokens")
+        raise ValueError("every window needs at least two tokens" if score_from == 1
+                         else f"no window has a token at index {score_from} or later to score")
     return total / count
 
 
@@ -107,3 +120,127 @@ def teacher_forced_nll(model: TransformerLM, windows: Sequence[Sequence[int]]) -
     log_probs = torch.log_softmax(model(ids[:, :-1]).float(), dim=-1)  # (N, T-1, V)
     picked = log_probs.gather(-1, ids[:, 1:, None]).squeeze(-1)  # (N, T-1): log p(w[t+1] | input)
     return float(-picked.double().mean())
+
+
+# ---------------------------------------------------------------- the 2 x 2 experiment: trained x evaluated with or without the mask
+
+MASK_SETTINGS = ("masked", "unmasked")  # trained (or evaluated) with the causal mask, or without it
+
+
+def with_mask(model: TransformerLM, masked: bool) -> TransformerLM:
+    """A copy of `model` (same weights) whose attention uses the causal mask if `masked`, whatever it was trained with.
+
+    Without the mask the copy has no KV cache: generation re-runs the history, so earlier
+    tokens see later ones, as the unmasked model saw them in training.
+    """
+    copy = deepcopy(model).eval()
+    copy.config = replace(model.config, causal=masked)
+    for block in copy.blocks:
+        block.causal = masked
+    copy.use_kv_cache = masked and model.use_kv_cache
+    return copy
+
+
+def fit_judge(dataset: Dataset, n: int = 3) -> NGramLM:
+    """The referee that scores sampled text: a Kneser-Ney n-gram counted on the training split (neither Transformer)."""
+    return NGramLM.fit(dataset.train, dataset.vocab_size, n=n)
+
+
+def judge_samples(judge: LanguageModel, prefix: Sequence[int], continuations: Sequence[Sequence[int]]) -> float:
+    """Generation-time NLL (nats per token) the judge gives the continuations, each scored after `prefix`."""
+    if not prefix:
+        raise ValueError("the prefix is empty: the judge scores what comes after at least one token")
+    windows = [list(prefix) + list(c) for c in continuations]
+    if not isinstance(judge, NGramLM) or len({len(w) for w in windows}) != 1:
+        return generation_time_nll(judge, windows, score_from=len(prefix))
+    # an n-gram reads only the n-1 tokens before each position, so one forward pass gives the same
+    # numbers as generation_time_nll's token-by-token loop (tests/test_widget_mask.py holds them equal)
+    ids = torch.tensor(windows, dtype=torch.long)  # (N, P + L)
+    if ids.shape[1] <= len(prefix):
+        raise ValueError("the continuations are empty: nothing to score")
+    log_probs = judge(ids[:, :-1])  # (N, P + L - 1, V): position t predicts ids[:, t + 1]
+    picked = log_probs.gather(-1, ids[:, 1:, None]).squeeze(-1)[:, len(prefix) - 1 :]  # (N, L)
+    return float(-picked.double().mean())
+
+
+@dataclass
+class GridCell:
+    """One cell of the 2 x 2 mask experiment: a model trained one way, run (scored, generating) one way."""
+
+    trained: str  # "masked" or "unmasked": how the weights were trained
+    evaluated: str  # "masked" or "unmasked": the attention it runs with here
+    teacher_forced: float  # NLL per token of the validation windows, one forward pass with this cell's attention
+    sample_nll: float  # the judge's generation-time NLL of this cell's samples (nats per token)
+    tokens: list[str]  # the prefix's symbols (the attention map's axes)
+    attention: torch.Tensor  # (T, T): last layer, mean over heads, on the prefix
+    next_share: float  # share of the map's rows whose largest weight is one step ahead
+    samples: list[str]  # continuations of the prefix sampled at temperature 1
+
+
+def grid_losses(models: dict[str, TransformerLM], windows: Sequence[Sequence[int]]) -> dict[tuple[str, str], float]:
+    """Teacher-forced NLL of the windows for every (trained, evaluated) pair: the part of the grid no prefix changes."""
+    _check_pair(models)
+    return {(trained, evaluated): teacher_forced_nll(with_mask(models[trained], evaluated == "masked"), windows)
+            for trained in MASK_SETTINGS for evaluated in MASK_SETTINGS}
+
+
+def grid_maps(
+    models: dict[str, TransformerLM], tokenizer, prefix: str, max_prefix: int = 48
+) -> dict[tuple[str, str], tuple[list[str], torch.Tensor, float]]:
+    """Per (trained, evaluated): the prefix's symbols, the attention map (T, T) and its look-ahead share (one forward each)."""
+    _check_pair(models)
+    prefix = _checked_prefix(prefix, max_prefix)
+    ids = torch.tensor(tokenizer.encode(prefix))  # (T,): the tokenizer names any character it does not know
+    tokens = list(tokenizer.split(prefix))
+    maps = {}
+    for trained in MASK_SETTINGS:
+        for evaluated in MASK_SETTINGS:
+            attention = mean_attention(with_mask(models[trained], evaluated == "masked"), ids)  # (T, T)
+            maps[trained, evaluated] = tokens, attention, next_position_share(attention) if len(ids) > 1 else 0.0
+    return maps
+
+
+def grid_samples(
+    models: dict[str, TransformerLM], judge: LanguageModel, tokenizer, prefix: str, n_samples: int = 8,
+    length: int = 60, seed: int = 0, max_prefix: int = 48,
+) -> dict[tuple[str, str], tuple[list[str], float]]:
+    """Per (trained, evaluated): samples of `prefix` (temperature 1, same seed in every cell) and the judge's NLL of them."""
+    _check_pair(models)
+    ids = tokenizer.encode(_checked_prefix(prefix, max_prefix))
+    samples = {}
+    for trained in MASK_SETTINGS:
+        for evaluated in MASK_SETTINGS:
+            continuations = sample_continuations(with_mask(models[trained], evaluated == "masked"), ids, n_samples,
+                                                 length, seed=seed)
+            samples[trained, evaluated] = [tokenizer.decode(c) for c in continuations], judge_samples(judge, ids, continuations)
+    return samples
+
+
+def grid_prefix_views(
+    models: dict[str, TransformerLM], judge: LanguageModel, tokenizer, prefix: str, losses: dict[tuple[str, str], float],
+    n_samples: int = 8, length: int = 60, seed: int = 0, max_prefix: int = 48,
+) -> dict[tuple[str, str], GridCell]:
+    """The four cells for one prefix: attention map, samples and their judged NLL, next to the given teacher-forced losses."""
+    maps = grid_maps(models, tokenizer, prefix, max_prefix)
+    samples = grid_samples(models, judge, tokenizer, prefix, n_samples, length, seed, max_prefix)
+    return {key: GridCell(key[0], key[1], losses[key], samples[key][1], *maps[key], samples[key][0]) for key in maps}
+
+
+def mask_grid(
+    models: dict[str, TransformerLM], judge: LanguageModel, tokenizer, windows: Sequence[Sequence[int]], prefix: str,
+    **kwargs,
+) -> dict[tuple[str, str], GridCell]:
+    """The whole 2 x 2 experiment, keyed (trained, evaluated): losses on `windows`, maps and samples for `prefix`."""
+    return grid_prefix_views(models, judge, tokenizer, prefix, grid_losses(models, windows), **kwargs)
+
+
+def _checked_prefix(prefix: str, max_prefix: int) -> str:
+    """The prefix's last max_prefix characters; ValueError when it is empty."""
+    if not isinstance(prefix, str) or not prefix:
+        raise ValueError("the prefix is empty: type at least one character")
+    return prefix[-max_prefix:]
+
+
+def _check_pair(models: dict) -> None:
+    if set(models) != set(MASK_SETTINGS):
+        raise ValueError(f"give models for exactly the keys 'masked' and 'unmasked', got {sorted(models)}")

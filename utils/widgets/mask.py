@@ -1,135 +1,104 @@
-"""Mask explorer: toggle the causal mask between two already-trained models and see what changes.
+"""Mask explorer: the 2 x 2 experiment of notebook 08 as a grid a student clicks through.
 
-Left: the chosen model's attention map (last layer, mean over heads) on the prefix typed.
-Right: both models' validation loss curves, the chosen one bold. Below: text each model
-generates from the prefix. Toggling never trains anything: both models were trained before
-the widget was built; their outputs per prefix are computed once and cached (`mask_view`).
-A toggle redraws only the attention image, the title and the two curves over a saved
-background (utils.widgets.blit); a new prefix (new axis labels) redraws the whole figure.
+Rows: trained with or without the causal mask; columns: run (scored and generating) with or
+without it. Each cell shows its teacher-forced loss on validation text, the judge's
+generation-time loss of its samples, its attention map on the prefix and what it writes.
+The numbers come from plain functions (utils.copy_failure.grid_losses / grid_maps /
+grid_samples); this widget only ships them to the browser. Choosing a cell never reaches the
+kernel (anywidget: utils/widgets/static/mask_grid.js draws it); a new prefix does: the kernel
+sends the four attention maps at once, then the samples when they are written, and caches both.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pathlib import Path
 
-import ipywidgets as widgets
-import numpy as np
-import torch
+import anywidget
+import traitlets
+from utils.copy_failure import MASK_SETTINGS, GridCell, grid_losses, grid_maps, grid_samples
+from utils.interface import LanguageModel
+from utils.widgets.colors import colormap_table
 
-from utils.copy_failure import mean_attention, next_position_share
-from utils.sampling import generate
-from utils.training import TrainHistory
-from utils.widgets.blit import Blitter
-from utils.widgets.canvas import FigureWidget
-
-CHOICES = {"causal mask on": "masked", "mask off": "unmasked"}
+STATIC = Path(__file__).with_name("static")
 MAX_PREFIX = 48
+KEYS = [f"{trained}/{evaluated}" for trained in MASK_SETTINGS for evaluated in MASK_SETTINGS]
 
 
-@dataclass
-class MaskView:
-    """What one model shows for one prefix."""
-
-    tokens: list[str]  # the prefix's symbols (axis labels)
-    attention: np.ndarray  # (T, T), last layer, mean over heads
-    next_share: float  # share of rows looking one step ahead
-    generated: str  # the sampled continuation
-
-
-def mask_view(model, tokenizer, prefix: str, new_tokens: int = 60, seed: int = 0) -> MaskView:
-    """Attention map and a sampled continuation of `prefix` by `model` (plain function, no widget)."""
-    if not prefix:
-        raise ValueError("the prefix is empty: type at least two characters")
-    ids = torch.tensor(tokenizer.encode(prefix[-MAX_PREFIX:]), dtype=torch.long)  # (T,)
-    attention = mean_attention(model, ids)  # (T, T)
-    share = next_position_share(attention) if ids.numel() > 1 else 0.0
-    out = generate(model, ids, new_tokens, generator=torch.Generator().manual_seed(seed))[0, ids.numel() :]
-    return MaskView(list(tokenizer.split(prefix[-MAX_PREFIX:])), attention.numpy(), share, tokenizer.decode(out.tolist()))
+def cell_payload(trained: str, evaluated: str, loss: float, tokens: list[str], attention, share: float,
+                 samples: list[str] | None, sample_nll: float | None) -> dict:
+    """One cell as the browser gets it (JSON: attention rounded to 3 decimals; samples None while being written)."""
+    return {"trained": trained, "evaluated": evaluated, "teacher_forced": round(float(loss), 4),
+            "sample_nll": None if sample_nll is None else round(float(sample_nll), 4),
+            "tokens": list(tokens), "attention": [[round(float(w), 3) for w in row] for row in attention.tolist()],
+            "next_share": float(share), "samples": samples}
 
 
-class MaskWidget(widgets.VBox):
-    """Mask toggle (lm-main-control) and a prefix box; attention map, loss curves and generated text update in place."""
+def _esm() -> str:
+    return (STATIC / "svg_figure.js").read_text(encoding="utf-8") + "\n" + (STATIC / "mask_grid.js").read_text(encoding="utf-8")
 
-    def __init__(self, models: dict, histories: dict[str, TrainHistory], tokenizer, prefix: str = "The ",
-                 new_tokens: int = 60):
-        if set(models) != {"masked", "unmasked"} or set(histories) != {"masked", "unmasked"}:
-            raise ValueError("give models and histories for exactly the keys 'masked' and 'unmasked'")
-        self.models, self.histories, self.tokenizer, self.new_tokens = models, histories, tokenizer, new_tokens
-        self.cache: dict[tuple[str, str], MaskView] = {}
-        self.toggle = widgets.ToggleButtons(options=list(CHOICES), value="causal mask on", description="mask")
-        self.toggle.add_class("lm-main-control")
-        self.prefix_box = widgets.Text(value=prefix, description="prefix", continuous_update=False)
-        self.info = widgets.HTML()
-        self.texts = widgets.HTML()
-        self.canvas = FigureWidget(figsize=(12, 4.5), dpi=72)
-        self.canvas.image.add_class("lm-figure")
-        self._build_figure()
-        self.blitter = Blitter(self.canvas)
-        self.labelled_prefix: str | None = None
-        self.toggle.observe(lambda change: self.update(), names="value")
-        self.prefix_box.observe(lambda change: self.update(), names="value")
-        super().__init__([widgets.HBox([self.toggle, self.prefix_box]), self.info, self.canvas.image, self.texts])
-        self.add_class("lm-mask-widget")
-        self.update()
 
-    def _build_figure(self) -> None:
-        self.ax_attention, self.ax_loss = self.canvas.subplots(1, 2)
-        self.image = self.ax_attention.imshow(np.zeros((2, 2)), vmin=0, vmax=1, cmap="viridis", interpolation="nearest")
-        self.ax_attention.grid(False)
-        self.ax_attention.set_xlabel("key (read) position j")
-        self.ax_attention.set_ylabel("query position i")
-        self.curves = {}
-        for name, history in self.histories.items():
-            steps = history.val_steps or history.steps
-            values = history.val_loss or history.smoothed_train_loss()
-            self.curves[name] = self.ax_loss.plot(steps, values, "o-", label=name)[0]
-        self.ax_loss.set_xlabel("step")
-        self.ax_loss.set_ylabel("validation loss (nats/char)")
-        self.ax_loss.legend()
+class MaskGridWidget(anywidget.AnyWidget):
+    """The 2 x 2 grid (lm-main-control: the four cell buttons); prefix box; detail view of the chosen cell."""
 
-    def view(self, name: str, prefix: str) -> MaskView:
-        """The (cached) view of model `name` on `prefix`."""
-        key = (name, prefix)
-        if key not in self.cache:
-            self.cache[key] = mask_view(self.models[name], self.tokenizer, prefix, self.new_tokens)
-        return self.cache[key]
+    _esm = _esm()
+    _css = (STATIC / "lm_widgets.css").read_text(encoding="utf-8")
+    cells = traitlets.List().tag(sync=True)
+    selected = traitlets.Unicode("unmasked/masked").tag(sync=True)
+    prefix = traitlets.Unicode("The ").tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
+    colormap = traitlets.List(colormap_table()).tag(sync=True)
+    judge_name = traitlets.Unicode("").tag(sync=True)
+    note = traitlets.Unicode("").tag(sync=True)
+    shown_samples = traitlets.Int(3).tag(sync=True)
+    updates = traitlets.Int(0).tag(sync=True)  # counts the prefixes fully shown (maps and samples)
 
-    def update(self) -> MaskView:
-        """Show the chosen model: its attention map, its loss curve in bold, both generations."""
-        chosen, prefix = CHOICES[self.toggle.value], self.prefix_box.value
+    def __init__(self, models: dict, judge: LanguageModel, tokenizer, windows, prefix: str = "The ",
+                 n_samples: int = 4, length: int = 60, seed: int = 0, judge_name: str = "", note: str = "", **kwargs):
+        if set(models) != set(MASK_SETTINGS):
+            raise ValueError("give models for exactly the keys 'masked' and 'unmasked'")
+        super().__init__(judge_name=judge_name, note=note, **kwargs)
+        self.models, self.judge, self.tokenizer = models, judge, tokenizer
+        self.n_samples, self.length, self.seed = n_samples, length, seed
+        self.losses = grid_losses(models, windows)  # no prefix changes these: computed once
+        self.cache: dict[str, list[dict]] = {}
+        self.observe(lambda change: self.show(change["new"]), names="prefix")
+        self.prefix = prefix
+        if not self.cells:  # the default prefix sends no change event
+            self.show(prefix)
+
+    def show(self, prefix: str) -> list[dict] | None:
+        """Compute (or take from the cache) the four cells for `prefix` and send them; errors go to `status`."""
+        prefix = prefix[-MAX_PREFIX:]
+        if prefix in self.cache:
+            self.cells, self.status = self.cache[prefix], ""
+            self.updates += 1
+            return self.cells
         try:
-            views = {name: self.view(name, prefix) for name in self.models}
+            maps = grid_maps(self.models, self.tokenizer, prefix, MAX_PREFIX)
         except ValueError as error:
-            self.info.value = f"<span style='color:crimson'>{error}</span>"
+            self.status = f"cannot run this prefix: {error}"
             return None
-        view = views[chosen]
-        T = len(view.tokens)
-        if prefix != self.labelled_prefix:  # new axis labels and extent: the background must be redrawn
-            self.image.set_extent((-0.5, T - 0.5, T - 0.5, -0.5))
-            labels = [repr(s)[1:-1] or " " for s in view.tokens]
-            self.ax_attention.set_xticks(range(T), labels, rotation=90)
-            self.ax_attention.set_yticks(range(T), labels)
-            self.labelled_prefix = prefix
-            self.blitter.invalidate()
-        self.image.set_data(view.attention)
-        self.ax_attention.title.set_text(f"{chosen}: {view.next_share:.0%} of rows look one step ahead")
-        for name, line in self.curves.items():
-            line.set_linewidth(4 if name == chosen else 1.5)
-            line.set_alpha(1.0 if name == chosen else 0.4)
-        self.blitter.refresh([self.image, self.ax_attention.title, *self.curves.values()])
-        self.info.value = f"showing the <b>{chosen}</b> model"
-        self.texts.value = "".join(
-            f"<p><b>{name}</b>{' (shown)' if name == chosen else ''}: <code>{_escape(prefix + v.generated)}</code></p>"
-            for name, v in views.items()
-        )
-        self.last_view = view
-        return view
+        cells = {key: cell_payload(*key, self.losses[key], *maps[key], None, None) for key in maps}
+        self.status = "writing samples…"
+        self.cells = [cells[tuple(key.split("/"))] for key in KEYS]  # the maps are shown now; the text follows
+        samples = grid_samples(self.models, self.judge, self.tokenizer, prefix, self.n_samples, self.length, self.seed,
+                               MAX_PREFIX)
+        for key, (texts, nll) in samples.items():
+            cells[key] = {**cells[key], "samples": texts, "sample_nll": round(float(nll), 4)}
+        self.cells = [cells[tuple(key.split("/"))] for key in KEYS]
+        self.cache[prefix] = self.cells
+        self.status = ""
+        self.updates += 1
+        return self.cells
+
+    def cell(self, trained: str, evaluated: str) -> dict:
+        """The current prefix's data of one cell (what the browser draws)."""
+        return next(c for c in self.cells if c["trained"] == trained and c["evaluated"] == evaluated)
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "⏎")
+def mask_widget(models: dict, judge: LanguageModel, tokenizer, windows, prefix: str = "The ", **kwargs) -> MaskGridWidget:
+    """The 2 x 2 mask explorer for a trained masked/unmasked pair (utils.copy_failure.train_masked_and_unmasked)."""
+    return MaskGridWidget(models, judge, tokenizer, windows, prefix, **kwargs)
 
 
-def mask_widget(models: dict, histories: dict[str, TrainHistory], tokenizer, prefix: str = "The ", **kwargs) -> MaskWidget:
-    """The mask explorer for a trained masked/unmasked pair (see utils.copy_failure.train_masked_and_unmasked)."""
-    return MaskWidget(models, histories, tokenizer, prefix, **kwargs)
+__all__ = ["GridCell", "MaskGridWidget", "cell_payload", "colormap_table", "mask_widget"]

@@ -1,6 +1,11 @@
-"""Positional-encoding explorer: choose the encoding, its width and the positions; heatmap, curves, similarity.
+"""Positional-encoding explorers: the encodings as heatmap and curves, and what attention sees of them.
 
-The logic is plain functions (`positional_matrix`, `cosine_similarity`, `positional_view`);
+`PositionalScoresWidget` (notebook 06; anywidget, drawn in the browser by static/positional.js)
+shows, for sinusoidal, learned, relative and rotary positions, the encoding and the score that
+position alone contributes against the offset i - j (utils.widgets.position_scores computes
+them), with a base slider; every control redraws without the kernel.
+
+The older matplotlib explorer: the logic is plain functions (`positional_matrix`, `cosine_similarity`, `positional_view`);
 `PositionalWidget` only wires ipywidgets controls to them and updates one figure in place.
 Encodings shown, each as one vector per position (T, d):
     sinusoidal  the fixed sin/cos table added to the embeddings;
@@ -12,14 +17,20 @@ Encodings shown, each as one vector per position (T, d):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
+import anywidget
 import ipywidgets as widgets
 import numpy as np
 import torch
+import traitlets
 
 from utils.positional import LearnedPositionalEmbedding, apply_rotary, rotary_cos_sin, sinusoidal_encoding
 from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
+from utils.widgets.colors import colormap_table
+from utils.widgets.position_scores import (BASES, added_offset_scores, fixed_query_key, offset_only_spread,
+                                           relative_offset_bias, rotary_offset_scores, rotated_vectors)
 
 WIDGET_KINDS = ("sinusoidal", "learned", "rotary")
 MAX_CURVES = 4
@@ -190,3 +201,136 @@ def positional_widget(n_positions: int = 64, d: int = 64, kind: str = "sinusoida
                       learned_table: torch.Tensor | None = None) -> PositionalWidget:
     """The positional-encoding explorer, ready to display (the last expression of a cell)."""
     return PositionalWidget(n_positions=n_positions, d=d, kind=kind, learned_table=learned_table)
+
+
+# ---------------------------------------------------------------- what attention sees: browser-side explorer (anywidget)
+
+SCORE_KINDS = ("sinusoidal", "learned", "relative", "rotary")
+ROTARY_QUERY_POSITIONS = (63, 127, 255, 511)
+
+
+def _rounded(array) -> list:
+    """A numpy array as nested lists of floats with 4 significant decimals (NaN -> None), for JSON."""
+    values = np.asarray(array, dtype=float)
+    return [[None if not np.isfinite(v) else round(float(v), 4) for v in row] for row in values]
+
+
+def positional_scores_data(models: dict, n_positions: int = 64, bases=None, seed: int = 0,
+                           query_positions=ROTARY_QUERY_POSITIONS) -> dict:
+    """Everything the positional explorer draws, for every encoding and base (plain data; no widget).
+
+    `models`: trained TransformerLMs by positional kind (notebook 06's extrapolation models); the
+    sinusoidal and learned views need theirs, relative needs its bias, rotary needs only d_head.
+    """
+    bases = tuple(BASES if bases is None else bases)
+    missing = [kind for kind in ("sinusoidal", "learned", "relative") if kind not in models]
+    if missing:
+        raise ValueError(f"give a trained model for each of {missing} (notebook 06 trains them as extrapolation_models)")
+    if min(query_positions) < n_positions - 1:
+        raise ValueError(f"the rotary query positions must be >= n_positions - 1 = {n_positions - 1}, got {query_positions}")
+    heads = [f"head {h}" for h in range(models["sinusoidal"].config.n_head)]
+    sinusoidal = models["sinusoidal"]
+    views: dict[str, dict] = {}
+    views["sinusoidal"] = {
+        "by_base": [{"heat": _rounded(sinusoidal_encoding(n_positions, sinusoidal.config.d_model, base=b)),
+                     "scores": _rounded(added_offset_scores(sinusoidal, n_positions, b))} for b in bases],
+        "heat_title": "PE (position x dimension)", "heat_xlabel": "dimension", "heat_ylabel": "position",
+        "column_name": "dim", "curve_labels": heads, "scores_ylabel": "q·k/√d of positions alone",
+        "scores_title": "what attention sees (trained W_Q, W_K)",
+        "caption": "sinusoidal: position-only inputs through the trained model's first layer, averaged over i",
+        "note": ("Each curve is one head of the trained sinusoidal model: the inputs PE(0) .. PE(63) alone go through "
+                 "its first LayerNorm, W_Q and W_K; the score q_i·k_j/√d_head is averaged over the queries i at each "
+                 "offset i − j. The model was trained with base 10000: other bases feed it encodings it never saw."),
+    }
+    learned = models["learned"]
+    n_learned = min(n_positions, learned.position_embedding.max_len)
+    views["learned"] = {
+        "heat": _rounded(learned.position_embedding.embedding.weight.detach()[:n_learned]),
+        "scores": _rounded(added_offset_scores(learned, n_learned)),
+        "heat_title": "learned table (position x dimension)", "heat_xlabel": "dimension", "heat_ylabel": "position",
+        "column_name": "dim", "curve_labels": heads, "scores_ylabel": "q·k/√d of positions alone",
+        "scores_title": "what attention sees (trained W_Q, W_K)",
+        "caption": f"learned: the trained table's {n_learned} vectors through the first layer, averaged over i",
+        "note": (f"The learned table has {n_learned} positions (its training length): there is nothing to show past "
+                 f"offset {n_learned - 1}. Each curve is one head: the table's rows alone through the first LayerNorm, "
+                 "W_Q and W_K, the score averaged over the queries i at each offset."),
+    }
+    bias = relative_offset_bias(models["relative"], n_positions)  # (H, T)
+    views["relative"] = {
+        "heat": _rounded(bias.T), "scores": _rounded(bias),
+        "heat_title": "bias b(i − j) (offset x head)", "heat_xlabel": "head", "heat_ylabel": "offset i − j",
+        "column_name": "head", "curve_labels": heads, "scores_ylabel": "bias added to the score",
+        "scores_title": "what attention sees: the bias itself",
+        "caption": "relative: the trained bias, the same at every query position",
+        "note": (f"The relative model adds b_h(i − j) to every score: one trained number per head and offset, the same "
+                 f"for every query position; offsets past {models['relative'].relative_bias.max_distance - 1} share "
+                 "the last value (clipped), which is how it reads any length."),
+    }
+    d_head = (models["rotary"].config.d_model // models["rotary"].config.n_head) if "rotary" in models else 16
+    q, k = fixed_query_key(d_head, seed)
+    rotary_by_base = []
+    for b in bases:
+        rows = rotary_offset_scores(q, k, n_positions, list(query_positions), b)  # (P, T)
+        rotary_by_base.append({"heat": _rounded(rotated_vectors(q, n_positions, b)), "scores": _rounded(rows),
+                               "spread": offset_only_spread(rows)})
+    views["rotary"] = {
+        "by_base": rotary_by_base,
+        "heat_title": "q rotated to each position", "heat_xlabel": "dimension", "heat_ylabel": "position",
+        "column_name": "dim", "curve_labels": [f"query at i = {i}" for i in query_positions],
+        "scores_ylabel": "(R_i q)·(R_j k)/√d", "scores_title": "what attention sees: q and k rotated",
+        "caption": "rotary: one curve per absolute query position; they lie on top of each other",
+        "note": ("A fixed q and k (random, q ≠ k), q rotated to position i and k to position j = i − offset. The four "
+                 "curves, for queries at absolute positions " + ", ".join(map(str, query_positions)) + ", coincide "
+                 f"(largest gap {max(v['spread'] for v in rotary_by_base):.1e}): the score depends on the offset only. "
+                 "A larger base turns every pair more slowly, so the score changes more slowly with the offset."),
+    }
+    return {"bases": list(bases), "kinds": list(SCORE_KINDS), "n_offsets": n_positions, "views": views,
+            "colormaps": {"diverging": colormap_table("RdBu_r")}}
+
+
+STATIC = Path(__file__).with_name("static")
+
+
+def _scores_esm() -> str:
+    return (STATIC / "svg_figure.js").read_text(encoding="utf-8") + "\n" + (STATIC / "positional.js").read_text(encoding="utf-8")
+
+
+class PositionalScoresWidget(anywidget.AnyWidget):
+    """Encoding selector (lm-main-control), base slider, curve dimensions: heatmap, curves, score against offset.
+
+    All settings redraw in the browser from `data` (precomputed on the base grid); the kernel only
+    keeps the chosen values in sync (so Python can read or set them).
+    """
+
+    _esm = _scores_esm()
+    _css = (STATIC / "lm_widgets.css").read_text(encoding="utf-8")
+    data = traitlets.Dict().tag(sync=True)
+    kind = traitlets.Unicode("rotary").tag(sync=True)
+    base_index = traitlets.Int(4).tag(sync=True)
+    dims = traitlets.Unicode("0, 1, 6, 7").tag(sync=True)
+
+    @traitlets.validate("kind")
+    def _valid_kind(self, proposal):
+        if proposal["value"] not in SCORE_KINDS:
+            raise traitlets.TraitError(f"unknown encoding {proposal['value']!r}: use one of {', '.join(SCORE_KINDS)}")
+        return proposal["value"]
+
+    @traitlets.validate("base_index")
+    def _valid_base(self, proposal):
+        if self.data and not 0 <= proposal["value"] < len(self.data["bases"]):
+            raise traitlets.TraitError(f"base_index must lie in 0 .. {len(self.data['bases']) - 1}")
+        return proposal["value"]
+
+    @property
+    def base(self) -> float:
+        """The chosen base."""
+        return self.data["bases"][self.base_index]
+
+
+def positional_scores_widget(models: dict, n_positions: int = 64, kind: str = "rotary", base: float = 10000.0,
+                             **kwargs) -> "PositionalScoresWidget":
+    """The positional explorer with what attention sees, for notebook 06's trained models (last expression of a cell)."""
+    data = positional_scores_data(models, n_positions, **kwargs)
+    if base not in data["bases"]:
+        raise ValueError(f"base {base} is not on the slider's grid {data['bases']}")
+    return PositionalScoresWidget(data=data, kind=kind, base_index=data["bases"].index(base))

@@ -1,0 +1,176 @@
+// The 2 x 2 mask experiment (notebook 08): trained with or without the causal mask x run with or without it.
+// Choosing a cell happens here, in the browser (all four cells' data are in the widget's state); a new prefix
+// goes to the kernel, which sends the four attention maps first and the samples when they are written.
+
+const KEYS = [["masked", "masked"], ["masked", "unmasked"], ["unmasked", "masked"], ["unmasked", "unmasked"]];
+const WORDS = {masked: "with the mask", unmasked: "without the mask"};
+
+function cellTitle(cell) {
+  return `trained ${WORDS[cell.trained]}, run ${WORDS[cell.evaluated]}`;
+}
+
+function attentionSvg(cell, lut, size, withLabels) {
+  const T = cell.tokens.length;
+  const fs = withLabels ? 14 : 0;
+  const left = withLabels ? 56 : 2, top = withLabels ? 40 : 2, bottom = withLabels ? 58 : 2, right = withLabels ? 70 : 2;
+  const side = size - Math.max(left + right, top + bottom);
+  const cellPx = side / Math.max(T, 1);
+  const png = lmHeatmapPng(cell.attention, lut, 0, 1);
+  let body = `<image href="${png}" x="${left}" y="${top}" width="${side}" height="${side}" preserveAspectRatio="none" ` +
+    `style="image-rendering:pixelated" image-rendering="pixelated"/>` +
+    `<rect x="${left}" y="${top}" width="${side}" height="${side}" fill="none" stroke="#444"/>`;
+  if (withLabels) {
+    const every = Math.max(1, Math.ceil(T / 24));
+    const label = s => (s === " " ? "␣" : s === "\n" ? "⏎" : s);
+    for (let i = 0; i < T; i += every) {
+      const c = (left + (i + 0.5) * cellPx).toFixed(1), r = (top + (i + 0.5) * cellPx).toFixed(1);
+      body += `<text x="${left - 6}" y="${(Number(r) + fs * 0.35).toFixed(1)}" font-size="${fs}" text-anchor="end">${lmEscape(label(cell.tokens[i]))}</text>`;
+      body += `<text x="${c}" y="${top + side + fs + 4}" font-size="${fs}" text-anchor="middle">${lmEscape(label(cell.tokens[i]))}</text>`;
+    }
+    body += `<text x="${left + side / 2}" y="${top + side + 2 * fs + 14}" font-size="15" text-anchor="middle">key (read) position j</text>`;
+    body += `<text transform="translate(16,${top + side / 2}) rotate(-90)" font-size="15" text-anchor="middle">query position i</text>`;
+    body += `<text x="${left + side / 2}" y="24" font-size="16" font-weight="bold" text-anchor="middle">` +
+      `${lmEscape(cellTitle(cell))}: ${Math.round(100 * cell.next_share)}% of rows look one step ahead</text>`;
+    body += lmColorbar(left + side + 10, top, 14, side, lut, 0, 1, 13);
+  }
+  const label = `attention map, ${cellTitle(cell)}; ${Math.round(100 * cell.next_share)} percent of rows look one step ahead`;
+  return lmSvgUrl(withLabels ? size + 40 : size, size, body, label);
+}
+
+function fmt(v) {
+  return v === null || v === undefined ? "…" : Number(v).toFixed(2);
+}
+
+function render({ model, el }) {
+  el.classList.add("lm-mask-widget", "lm-anywidget");
+  el.setAttribute("data-lm-suppress-shortcuts", "true");  // arrow keys, Enter and Space belong to the widget
+  el.innerHTML = `
+    <div class="lm-toolbar">
+      <label class="lm-prefix-label">prefix <input class="lm-prefix" type="text" spellcheck="false"
+        aria-label="prefix the models continue (Enter to run)"></label>
+      <span class="lm-status" role="status" aria-live="polite"></span>
+    </div>
+    <div class="lm-mask-layout">
+      <div class="lm-main-control lm-grid" role="group" aria-label="the four cells: trained with or without the mask, run with or without it; arrow keys move">
+        <div></div><div class="lm-colhead">run with the mask</div><div class="lm-colhead">run without the mask</div>
+        <div class="lm-rowhead">trained with the mask</div><button class="lm-cell"></button><button class="lm-cell"></button>
+        <div class="lm-rowhead">trained without the mask</div><button class="lm-cell"></button><button class="lm-cell"></button>
+      </div>
+      <div class="lm-detail">
+        <div class="lm-figure"><img class="lm-attention" alt="attention map of the chosen cell"></div>
+        <div class="lm-numbers"></div>
+      </div>
+    </div>
+    <div class="lm-samples" aria-live="polite"></div>
+    <div class="lm-note"></div>`;
+  const input = el.querySelector(".lm-prefix");
+  const status = el.querySelector(".lm-status");
+  const buttons = Array.from(el.querySelectorAll(".lm-cell"));
+  const big = el.querySelector(".lm-attention");
+  const numbers = el.querySelector(".lm-numbers");
+  const samplesBox = el.querySelector(".lm-samples");
+  const note = el.querySelector(".lm-note");
+  let pictures = new Map();  // key -> {thumb, big} data URLs of the current prefix
+
+  const byKey = () => new Map(model.get("cells").map(c => [`${c.trained}/${c.evaluated}`, c]));
+
+  function buildPictures() {
+    pictures = new Map();
+    const lut = model.get("colormap");
+    for (const cell of model.get("cells")) {
+      const urls = {thumb: attentionSvg(cell, lut, 96, false), big: attentionSvg(cell, lut, 520, true)};
+      pictures.set(`${cell.trained}/${cell.evaluated}`, urls);
+      const warm = new Image();  // decode now, so that choosing the cell only swaps a decoded picture
+      warm.src = urls.big;
+      if (warm.decode) warm.decode().catch(() => {});
+    }
+  }
+
+  function drawCells() {
+    const cells = byKey();
+    buttons.forEach((button, index) => {
+      const key = KEYS[index].join("/");
+      const cell = cells.get(key);
+      button.dataset.key = key;
+      if (!cell) { button.textContent = "…"; return; }
+      const first = cell.samples && cell.samples.length ? cell.samples[0].slice(0, 34) : "";
+      button.innerHTML =
+        `<span class="lm-cell-title">${lmEscape(cellTitle(cell))}</span>` +
+        `<span class="lm-cell-body"><img class="lm-thumb" alt="" src="${pictures.get(key).thumb}">` +
+        `<span class="lm-cell-numbers">teacher-forced <b>${fmt(cell.teacher_forced)}</b><br>` +
+        `samples, judged <b>${fmt(cell.sample_nll)}</b><br><span class="lm-unit">nats/char</span></span></span>` +
+        `<code class="lm-cell-text">${lmEscape(first.replace(/\n/g, "⏎"))}${cell.samples ? "…" : ""}</code>`;
+      button.setAttribute("aria-label", `${cellTitle(cell)}: teacher-forced loss ${fmt(cell.teacher_forced)}, ` +
+        `samples judged ${fmt(cell.sample_nll)} nats per character`);
+    });
+  }
+
+  function drawSelection() {
+    const key = model.get("selected");
+    const cell = byKey().get(key);
+    buttons.forEach(button => {
+      const on = button.dataset.key === key;
+      button.classList.toggle("mod-active", on);
+      button.setAttribute("aria-pressed", String(on));
+      button.tabIndex = on ? 0 : -1;
+    });
+    if (!cell) return;
+    lmShow(big, pictures.get(key).big);
+    big.alt = `attention map: ${cellTitle(cell)}`;
+    numbers.innerHTML =
+      `<div class="lm-big-title">${lmEscape(cellTitle(cell))}</div>` +
+      `<div>teacher-forced loss on validation text: <b>${fmt(cell.teacher_forced)}</b> nats/char</div>` +
+      `<div>its samples, scored by the judge (${lmEscape(model.get("judge_name"))}): <b>${fmt(cell.sample_nll)}</b> nats/char</div>` +
+      `<div>rows whose largest weight is one step ahead: <b>${Math.round(100 * cell.next_share)}%</b></div>`;
+    const prefix = model.get("prefix");
+    samplesBox.innerHTML = cell.samples
+      ? `<div class="lm-big-title">what it writes after the prefix (temperature 1)</div>` +
+        cell.samples.slice(0, model.get("shown_samples")).map(s =>
+          `<pre class="lm-sample"><b>${lmEscape(prefix.replace(/\n/g, "⏎"))}</b>${lmEscape(s.replace(/\n/g, "⏎"))}</pre>`).join("")
+      : `<div class="lm-big-title">writing samples…</div>`;
+    samplesBox.dataset.key = key;
+    note.textContent = model.get("note");
+  }
+
+  function choose(key, focus) {
+    if (!pictures.has(key)) return;
+    model.set("selected", key);
+    model.save_changes();
+    if (focus) buttons.find(b => b.dataset.key === key).focus();
+  }
+
+  buttons.forEach(button => button.addEventListener("click", () => choose(button.dataset.key, false)));
+  el.querySelector(".lm-grid").addEventListener("keydown", event => {
+    const index = buttons.findIndex(b => b.dataset.key === model.get("selected"));
+    const moves = {ArrowLeft: index % 2 ? -1 : 0, ArrowRight: index % 2 ? 0 : 1, ArrowUp: index >= 2 ? -2 : 0, ArrowDown: index >= 2 ? 0 : 2};
+    if (event.key in moves) {
+      event.preventDefault();
+      event.stopPropagation();
+      choose(buttons[index + moves[event.key]].dataset.key, true);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.stopPropagation();  // the button's own click follows; the notebook must not take the key
+    }
+  });
+  input.addEventListener("keydown", event => event.stopPropagation());
+  input.addEventListener("change", () => {
+    if (input.value === model.get("prefix")) return;
+    status.textContent = "running the four models on the new prefix…";
+    model.set("prefix", input.value);
+    model.save_changes();
+  });
+
+  function redrawAll() {
+    buildPictures();
+    drawCells();
+    drawSelection();
+  }
+  model.on("change:cells", redrawAll);
+  model.on("change:selected", drawSelection);
+  model.on("change:status", () => { status.textContent = model.get("status"); });
+  model.on("change:prefix", () => { if (document.activeElement !== input) input.value = model.get("prefix"); });
+  input.value = model.get("prefix");
+  status.textContent = model.get("status");
+  redrawAll();
+}
+
+export default { render };
