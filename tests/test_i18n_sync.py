@@ -110,3 +110,20 @@ def test_a_chinese_notebook_converts_to_slides():
 
     body, _ = SlidesExporter().from_notebook_node(built_notebook(NOTEBOOKS[0]))
     assert '<section' in body and 'lang' in body
+
+
+ERRATA = {"ngram_nonparametric": "02", "residual_gradients": "07", "topk_renormalises": "09",
+          "inference_cost_total": "10"}
+
+
+@pytest.mark.parametrize("name", sorted(ERRATA))
+def test_erratum_box_in_both_languages(name):
+    """Where the course notes this collection follows are imprecise, a box in both editions says so."""
+    (source,) = [s for s in NOTEBOOKS if s.english.name.startswith(ERRATA[name] + "_")]
+    english = [c for c in nbformat.read(source.english, as_version=4).cells if c.metadata.get("erratum") == name]
+    assert len(english) == 1, f"notebook {ERRATA[name]} needs one markdown cell with metadata erratum={name!r}"
+    assert english[0].cell_type == "markdown" and english[0].source.startswith("> **Erratum · 勘误**")
+    if not source.built.exists():
+        pytest.fail(f"{source.built} is missing")
+    chinese = {c.id: c for c in nbformat.read(source.built, as_version=4).cells}[english[0].id]
+    assert chinese.source.startswith("> **勘误**"), f"the Chinese {name} box is not translated"
