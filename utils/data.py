@@ -6,6 +6,9 @@ Corpora
                  same for every student on the same Python version.
     shakespeare  Tiny Shakespeare (1.1 MB), the char-rnn corpus.
     names        32,033 US baby names, one a line (makemore's names.txt).
+    tang         every Tang poem of the chinese-poetry dataset (全唐诗, 58 JSON files), simplified
+                 with OpenCC, one poem a line (utils/tang.py reads, checks and converts the files).
+    tang5        its five-character quatrains (五言绝句), embedded (utils/corpora/tang5.txt).
 
 Where a downloadable corpus is looked for, in order
     1. $LM_DATA_MIRROR/<file>  (an offline folder; the tests point it at ../shared/data)
@@ -73,6 +76,8 @@ CORPORA: dict[str, CorpusInfo] = {
         sha256="0a30b5557f192f32ab962680889aac5f6fda0f4cecf40a6d0b5694f58ea8cc4d",
         size=228145,
     ),
+    "tang": CorpusInfo("tang", "items", "every Tang poem (全唐诗, chinese-poetry), simplified, one a line; downloaded"),
+    "tang5": CorpusInfo("tang5", "items", "the five-character quatrains (五言绝句) of `tang`, embedded, no network"),
 }
 DEFAULT_CORPUS = "pydocs"
 
@@ -119,6 +124,19 @@ def _embedded_pydocs() -> str:
 Opener = Callable[[str], object]
 
 
+def _built_text(name: str) -> str:
+    """The text of a corpus made by code rather than read from one file (pydocs, tang, tang5)."""
+    if name == "pydocs":
+        return _embedded_pydocs()
+    from utils import tang  # imported here: utils.tang imports this module
+
+    if name == "tang":
+        return tang.load_tang_text()
+    if name == "tang5":
+        return tang.load_quatrain_text()
+    raise ValueError(f"corpus {name!r} has neither a file nor a builder")
+
+
 def download(info: CorpusInfo, destination: Path, opener: Opener | None = None) -> Path:
     """Download `info.url` to `destination` atomically; keep it only if its SHA-256 matches."""
     opener = opener or (lambda url: urllib.request.urlopen(url, timeout=30))
@@ -156,7 +174,7 @@ def corpus_path(name: str, opener: Opener | None = None) -> Path:
     """Path of a verified local copy of a downloadable corpus: mirror, else cache, else download."""
     info = corpus_info(name)
     if info.filename is None:
-        raise ValueError(f"corpus {name!r} is embedded and has no file; use load_text({name!r})")
+        raise ValueError(f"corpus {name!r} is not one downloadable file; use load_text({name!r})")
     mirror = os.environ.get(MIRROR_ENV_VAR)
     if mirror:
         candidate = Path(mirror).expanduser() / info.filename
@@ -179,7 +197,7 @@ def load_text(name: str = DEFAULT_CORPUS) -> str:
     """The whole corpus as one string (for items corpora: one item a line)."""
     info = corpus_info(name)
     if info.filename is None:
-        text = _embedded_pydocs()
+        text = _built_text(name)
     else:
         text = corpus_path(name).read_text(encoding="utf-8")
     if not text.strip():
