@@ -6,7 +6,7 @@ NOTEBOOK = "08_masks_copy_failure.ipynb"
 
 # cell ids of notebook 08
 PARAMETERS, MASK, TRAIN, LOSSES, ATTENTION = "78da3af9", "1479b43f", "05c84122", "bf13e9e4", "688dd490"
-MEASURE, AGREEMENT, GENERATION = "0eaa44c2", "5d3f7a20", "c4e8b2d6"
+MEASURE, AGREEMENT, GENERATION, GRID = "0eaa44c2", "5d3f7a20", "c4e8b2d6", "9a4f2c6e"
 
 BOTH_UNMASKED = Patch(before=TRAIN, code="""
 import utils.copy_failure as _cf
@@ -75,11 +75,25 @@ def generation_time_nll(model, windows):
 
 _cf.generation_time_nll = generation_time_nll  # the cell imports it from the package
 """)
-UNTRAINED = Edit(cell=PARAMETERS, old="STEPS = pick(full=500, fast=150)", new="STEPS = 1")
+UNTRAINED = Edit(cell=PARAMETERS, old="STEPS = pick(full=500, fast=300)", new="STEPS = 1")
 
 LATER_THAN_LOSSES = [MASK]
 LATER_THAN_ATTENTION = [MASK, LOSSES]
 LATER_THAN_MEASURE = [MASK, LOSSES, ATTENTION]
+LATER_THAN_GRID = LATER_THAN_MEASURE + [AGREEMENT, GENERATION]
+# Samples judged by a referee that is neither model, but drawn from the wrong weights: every cell's samples come from
+# the copier (the unmasked weights, run with the cell's mask); the losses and maps stay right.
+SAMPLES_FROM_THE_COPIER = Patch(before=GRID, code="""
+import utils.copy_failure as _cf
+_sample = _cf.sample_continuations
+
+
+def _copier_samples(model, prefix, n_samples, length, seed=0):
+    return _sample(_cf.with_mask(models["unmasked"], model.config.causal), prefix, n_samples, length, seed=seed)
+
+
+_cf.sample_continuations = _copier_samples
+""")
 
 MUTANTS = [
     # ---- the causal mask (section 1)
@@ -148,4 +162,16 @@ MUTANTS = [
     Mutant(name="generation_untrained", removes="training: both models take one step",
            target=GENERATION, message=r"masked model should predict from the past better than a unigram",
            edits=[UNTRAINED], skip=LATER_THAN_MEASURE + [AGREEMENT]),
+    # ---- the 2 x 2 grid: samples judged by a model that is neither (section 5)
+    Mutant(name="grid_masked_untrained",
+           removes="a trained masked model: it takes one step, so its samples are garbage as well",
+           target=GRID, message=r"at least 0.5 nats per character lower under the judge", patches=[MASKED_UNTRAINED],
+           skip=LATER_THAN_GRID),
+    Mutant(name="grid_both_masked", removes="the missing mask: the unmasked model is trained with the mask too",
+           target=GRID, message=r"at least 0.5 nats per character lower under the judge", patches=[BOTH_MASKED],
+           skip=LATER_THAN_GRID),
+    Mutant(name="grid_samples_from_the_copier",
+           removes="the masked model's samples: every cell writes with the copier's weights",
+           target=GRID, message=r"at least 0.5 nats per character lower under the judge",
+           patches=[SAMPLES_FROM_THE_COPIER], skip=LATER_THAN_GRID),
 ]
