@@ -1,0 +1,108 @@
+"""Latency rows of the mask grid (08) and the positional explorer (06), for benchmarks/bench_widget_latency.py.
+
+`rows(page, lab_url)` gets a JupyterLab page whose notebook has run (06 or 08) and times, in the page,
+each interaction a student has with the widget on it, from the input event (key, click, input) to the
+frame after the figure shows its new picture:
+    mask grid    choose a cell by click and by arrow key (browser); a new prefix typed + Enter (kernel:
+                 the four models run), timed to the new attention maps and, apart, to the samples written;
+    positional   the encoding selector, the base slider's arrow key, new curve dimensions + Enter (browser).
+Each row: {"widget", "interaction", "side" ("browser"/"kernel"), "median_ms", "max_ms", "n"}.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:  # loaded by file path: make `tests.browser` importable
+    sys.path.insert(0, str(REPO_ROOT))
+
+from tests.browser.mask_positional import (  # noqa: E402
+    MASK,
+    POSITIONAL,
+    choose_cell,
+    timed,
+    wait_for_samples,
+)
+
+MASK_FIGURE = f".{MASK} img.lm-attention"
+POSITIONAL_FIGURE = f".{POSITIONAL} img.lm-positional-figure"
+CELLS = ("masked/masked", "masked/unmasked", "unmasked/unmasked", "unmasked/masked")
+ARROWS = ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp")  # a loop around the four cells
+WORDS = ("file", "class", "value", "list", "name", "object", "method", "string", "module", "error", "type", "data")
+
+
+def _row(widget: str, interaction: str, side: str, times: list[float]) -> dict:
+    return {"widget": widget, "interaction": interaction, "side": side, "median_ms": round(statistics.median(times), 1),
+            "max_ms": round(max(times), 1), "n": len(times)}
+
+
+def _repeat(page, selector: str, actions, moves: int) -> list[float]:
+    """Time `moves` actions (cycling through `actions`) after one warm-up."""
+    timed(page, selector, actions[0])
+    return [timed(page, selector, actions[(i + 1) % len(actions)]) for i in range(moves)]
+
+
+def mask_rows(page, moves: int = 20, prefixes: int = 8) -> list[dict]:
+    """Cell choice by click and by key (browser); a new prefix, to the maps and to the samples (kernel)."""
+    page.locator(f".{MASK}").first.scroll_into_view_if_needed()
+    wait_for_samples(page, page.locator(f".{MASK} .lm-prefix").first.input_value())
+    clicks = [lambda key=key: choose_cell(page, key) for key in CELLS]
+    rows = [_row(MASK, "choose a cell (click)", "browser", _repeat(page, MASK_FIGURE, clicks, moves))]
+    choose_cell(page, "masked/masked")
+    page.locator(f".{MASK} .lm-cell.mod-active").first.focus()
+    keys = [lambda key=key: page.keyboard.press(key) for key in ARROWS]
+    rows.append(_row(MASK, "choose a cell (arrow key)", "browser", _repeat(page, MASK_FIGURE, keys, moves)))
+    maps, samples = [], []
+    box = page.locator(f".{MASK} .lm-prefix").first
+    for i in range(prefixes + 1):
+        prefix = f"The {WORDS[i % len(WORDS)]} {i} "  # never typed before: the kernel computes it
+        box.fill(prefix)
+        page.evaluate("() => { window.__lmPrefixStart = null; document.addEventListener('keydown', "
+                      "() => { window.__lmPrefixStart = performance.now(); }, {capture: true, once: true}); }")
+        elapsed = timed(page, MASK_FIGURE, lambda: box.press("Enter"), timeout_s=120)
+        wait_for_samples(page, prefix)
+        written = page.evaluate("() => performance.now() - window.__lmPrefixStart")
+        if i:  # the first is a warm-up
+            maps.append(elapsed)
+            samples.append(written)
+    rows.append(_row(MASK, "new prefix: four attention maps", "kernel", maps))
+    rows.append(_row(MASK, "new prefix: samples written (after the maps)", "kernel", samples))
+    return rows
+
+
+def positional_rows(page, moves: int = 20) -> list[dict]:
+    """Encoding selector, base slider key and curve dimensions: all redrawn in the browser."""
+    root = page.locator(f".{POSITIONAL}").first
+    root.scroll_into_view_if_needed()
+    select = root.locator(".lm-kind")
+    kinds = [lambda kind=kind: select.select_option(kind) for kind in ("sinusoidal", "learned", "relative", "rotary")]
+    rows = [_row(POSITIONAL, "encoding selector", "browser", _repeat(page, POSITIONAL_FIGURE, kinds, moves))]
+    select.select_option("rotary")
+    slider = root.locator(".lm-base")
+    slider.focus()
+    keys = [lambda key=key: page.keyboard.press(key) for key in ("ArrowRight", "ArrowLeft")]
+    rows.append(_row(POSITIONAL, "base slider (arrow key)", "browser", _repeat(page, POSITIONAL_FIGURE, keys, moves)))
+    dims = root.locator(".lm-dims")
+    times = []
+    for i in range(moves + 1):
+        dims.fill(f"{i % 8}, {(i % 8) + 1}")
+        elapsed = timed(page, POSITIONAL_FIGURE, lambda: dims.press("Enter"))
+        if i:
+            times.append(elapsed)
+    rows.append(_row(POSITIONAL, "curve dimensions (Enter)", "browser", times))
+    dims.fill("0, 1, 6, 7")
+    dims.press("Enter")
+    return rows
+
+
+def rows(page, lab_url: str) -> list[dict]:
+    """The rows of whichever of the two widgets `page` shows (both, if it shows both); lab_url is not needed."""
+    found = []
+    if page.locator(f".{MASK} .lm-cell").count():
+        found += mask_rows(page)
+    if page.locator(f".{POSITIONAL} .lm-kind").count():
+        found += positional_rows(page)
+    return found
