@@ -34,6 +34,6 @@ MUTANTS = [
            skip=[PHRASES, ORDER_SHOW, SIMILARITY_SHOW, SHIFT_SHOW, BANDS, LEARNED, RELATIVE]),
     Mutant(name="nothing_learned", removes="training: every extrapolation model takes one step",
            target=EXTRAPOLATION_SHOW, message=r"learned more than letter frequencies",
-           edits=[Edit(cell=PARAMETERS, old="EXTRAPOLATION_STEPS = pick(full=600, fast=150)", new="EXTRAPOLATION_STEPS = 1")],
+           edits=[Edit(cell=PARAMETERS, old="EXTRAPOLATION_STEPS = pick(full=300, fast=150)", new="EXTRAPOLATION_STEPS = 1")],
            skip=BEFORE_EXTRAPOLATION),
 ]
