@@ -297,14 +297,26 @@ def start_run_all(page) -> None:
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
 
 
-def wait_for_run(page, timeout_s: float = 240.0) -> dict:
-    """Wait until no cell is queued or running and every cell ran (or one failed); returns the counts."""
-    page.wait_for_function(
-        "() => { const s = (" + _RUN_STATE_JS + ")(); return s.pending === 0 && s.idle && (s.executed === s.total || s.errors > 0); }",
-        timeout=timeout_s * 1000,
-        polling=250,
-    )
-    return page.evaluate(_RUN_STATE_JS)
+def wait_for_run(page, timeout_s: float = 240.0, progress=None, every_s: float = 15.0) -> dict:
+    """Wait until no cell is queued or running and every cell ran (or one failed); returns the counts.
+
+    With `progress` (a callable), it is called every `every_s` seconds with the counts so far, so a
+    long run shows where it is instead of going silent until the timeout.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    done = "() => { const s = (" + _RUN_STATE_JS + ")(); return s.pending === 0 && s.idle && (s.executed === s.total || s.errors > 0); }"
+    deadline = time.monotonic() + timeout_s
+    while True:
+        left = deadline - time.monotonic()
+        chunk = min(left, every_s) if progress is not None else left
+        try:
+            page.wait_for_function(done, timeout=max(chunk, 0.1) * 1000, polling=250)
+            return page.evaluate(_RUN_STATE_JS)
+        except PlaywrightTimeout:
+            if time.monotonic() >= deadline or progress is None:
+                raise
+            progress(page.evaluate(_RUN_STATE_JS))
 
 
 def run_all_cells(page, timeout_s: float = 240.0) -> dict:
@@ -339,6 +351,13 @@ def output_problems(page, settle_ms: int = 1500) -> list[str]:
     return problems
 
 
+# A widget's figures: images (kernel-drawn PNG or SVG), or browser-drawn elements that count their
+# redraws in a data-lm-frame attribute (the anywidget views). Their "source" changes on every redraw.
+_FIGURES_JS = "'img.lm-figure, .lm-figure img, .lm-figure[data-lm-frame]'"
+_SOURCE_JS = "(f => f.tagName === 'IMG' ? f.src : 'frame:' + f.getAttribute('data-lm-frame'))"
+_DRAWN_JS = "(f => f.tagName !== 'IMG' || (f.complete && f.naturalWidth > 0))"
+
+
 def widget_state(page, widget_class: str) -> dict:
     """The first `widget_class` widget: does it exist, its main control, its figure sources and its text."""
     return page.evaluate(
@@ -346,9 +365,13 @@ def widget_state(page, widget_class: str) -> dict:
           const root = document.querySelector('.' + cls);
           if (!root) return {found: false};
           const control = root.querySelector('.lm-main-control');
-          const figures = Array.from(root.querySelectorAll('img.lm-figure, .lm-figure img'));
+          const figures = Array.from(root.querySelectorAll(FIGURES));
           let value = '';
-          if (control) {
+          if (control && control.tagName === 'INPUT') {
+            value = control.value;
+          } else if (control && control.tagName === 'SELECT') {
+            value = control.value;
+          } else if (control) {
             const handle = control.querySelector('.noUi-handle');
             const select = control.querySelector('select');
             const active = control.querySelector('button.mod-active');
@@ -365,10 +388,10 @@ def widget_state(page, widget_class: str) -> dict:
                   control_text: control ? control.innerText : '',
                   control_value: value,
                   n_figures: figures.length,
-                  sources: figures.map(f => f.src),
-                  complete: figures.every(f => f.complete && f.naturalWidth > 0),
+                  sources: figures.map(SOURCE),
+                  complete: figures.every(DRAWN),
                   text: root.innerText};
-        }""",
+        }""".replace("FIGURES", _FIGURES_JS).replace("SOURCE", _SOURCE_JS).replace("DRAWN", _DRAWN_JS),
         widget_class,
     )
 
@@ -377,6 +400,10 @@ _MOVE_JS = """(cls) => {
   // Pick the element a person would use and the key or click that moves it one step.
   const root = document.querySelector('.' + cls);
   const control = root.querySelector('.lm-main-control');
+  if (control.tagName === 'INPUT' && control.type === 'range') {
+    const now = parseFloat(control.value), max = parseFloat(control.max);
+    return {kind: 'range', key: now >= max ? 'ArrowLeft' : 'ArrowRight'};
+  }
   const handle = control.querySelector('.noUi-handle');
   if (handle) {
     const now = parseFloat(handle.getAttribute('aria-valuenow'));
@@ -403,6 +430,9 @@ def move_main_control(page, widget_class: str) -> str:
     if how["kind"] == "slider":
         control.locator(".noUi-handle").first.focus()
         page.keyboard.press(how["key"])
+    elif how["kind"] == "range":
+        control.focus()
+        page.keyboard.press(how["key"])
     elif how["kind"] == "select":
         # A person picks the next option; in a notebook the arrow keys belong to JupyterLab's cell
         # navigation, so choose it as a pointer user does (Playwright dispatches input and change).
@@ -428,11 +458,11 @@ def wait_for_new_figure(page, widget_class: str, before: dict, timeout_s: float 
     page.wait_for_function(
         """([cls, sources, text]) => {
           const root = document.querySelector('.' + cls);
-          const figures = Array.from(root.querySelectorAll('img.lm-figure, .lm-figure img'));
+          const figures = Array.from(root.querySelectorAll(FIGURES));
           if (figures.length === 0) return root.innerText !== text;
-          const changed = figures.some((f, i) => f.src !== sources[i]);
-          return changed && figures.every(f => f.complete && f.naturalWidth > 0);
-        }""",
+          const changed = figures.some((f, i) => SOURCE(f) !== sources[i]);
+          return changed && figures.every(DRAWN);
+        }""".replace("FIGURES", _FIGURES_JS).replace("SOURCE", _SOURCE_JS).replace("DRAWN", _DRAWN_JS),
         arg=[widget_class, before["sources"], before["text"]],
         timeout=timeout_s * 1000,
         polling="raf",
@@ -443,27 +473,76 @@ def wait_for_new_figure(page, widget_class: str, before: dict, timeout_s: float 
 # Measured in the page: from the keydown event to the frame after the new figure has loaded.
 _ARM_LATENCY_JS = """(cls) => {
   const root = document.querySelector('.' + cls);
-  const figures = Array.from(root.querySelectorAll('img.lm-figure, .lm-figure img'));
+  const figures = Array.from(root.querySelectorAll(FIGURES));
   const result = {start: null, end: null};
   window.__lmLatency = result;
   const onInput = () => { if (result.start === null) result.start = performance.now(); };
-  document.addEventListener('keydown', onInput, {capture: true, once: true});
-  document.addEventListener('mousedown', onInput, {capture: true, once: true});
-  document.addEventListener('input', onInput, {capture: true, once: true});
-  const sources = figures.map(f => f.src);
+  const events = ['keydown', 'mousedown', 'mouseover', 'input'];
+  events.forEach(name => document.addEventListener(name, onInput, {capture: true, once: true}));
+  const sources = figures.map(SOURCE);
   const onLoad = () => {
-    const done = figures.some((f, i) => f.src !== sources[i]) && figures.every(f => f.complete && f.naturalWidth > 0);
+    const done = figures.some((f, i) => SOURCE(f) !== sources[i]) && figures.every(DRAWN);
     if (done && result.end === null) requestAnimationFrame(() => { if (result.end === null) result.end = performance.now(); });
   };
   figures.forEach(f => f.addEventListener('load', onLoad));
-  window.__lmLatencyCleanup = () => figures.forEach(f => f.removeEventListener('load', onLoad));
+  // Browser-drawn figures: the redraw is done when data-lm-frame changes (set at the end of a redraw).
+  const observer = new MutationObserver(onLoad);
+  figures.forEach(f => observer.observe(f, {attributes: true, attributeFilter: ['data-lm-frame', 'src']}));
+  window.__lmLatencyCleanup = () => {
+    figures.forEach(f => f.removeEventListener('load', onLoad));
+    observer.disconnect();
+    events.forEach(name => document.removeEventListener(name, onInput, {capture: true}));
+  };
+}""".replace("FIGURES", _FIGURES_JS).replace("SOURCE", _SOURCE_JS).replace("DRAWN", _DRAWN_JS)
+
+
+def timed_action(page, widget_class: str, action, timeout_s: float = 60.0) -> float:
+    """Run `action()` (a key press, click or hover by Playwright); milliseconds, measured in the page, from
+    its first input event (keydown, mousedown, mouseover, input) to the frame after the widget's figure
+    changed (a new image loaded, or a browser-drawn figure's data-lm-frame moved on)."""
+    page.evaluate(_ARM_LATENCY_JS, widget_class)
+    try:
+        action()
+        page.wait_for_function("() => window.__lmLatency.end !== null && window.__lmLatency.start !== null",
+                               timeout=timeout_s * 1000, polling=10)
+    finally:
+        latency = page.evaluate("() => { window.__lmLatencyCleanup(); return window.__lmLatency; }")
+    return latency["end"] - latency["start"]
+
+
+def timed_move(page, widget_class: str, timeout_s: float = 60.0) -> float:
+    """Move the main control once; milliseconds from the key press to the new figure drawn."""
+    return timed_action(page, widget_class, lambda: move_main_control(page, widget_class), timeout_s)
+
+
+_KERNEL_EVAL_JS = """async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  let out = '';
+  const future = kernel.requestExecute({code, silent: false, store_history: false});
+  future.onIOPub = (msg) => {
+    const type = msg.header.msg_type;
+    if (type === 'stream') out += msg.content.text;
+    if (type === 'error') out += 'KERNEL ERROR ' + msg.content.ename + ': ' + msg.content.evalue;
+  };
+  await future.done;
+  return out;
 }"""
 
 
-def timed_move(page, widget_class: str, timeout_s: float = 20.0) -> float:
-    """Move the main control once; milliseconds from the key press to the new figure drawn."""
-    page.evaluate(_ARM_LATENCY_JS, widget_class)
-    move_main_control(page, widget_class)
-    page.wait_for_function("() => window.__lmLatency.end !== null", timeout=timeout_s * 1000, polling=10)
-    latency = page.evaluate("() => { window.__lmLatencyCleanup(); return window.__lmLatency; }")
-    return latency["end"] - latency["start"]
+def kernel_eval(page, code: str) -> str:
+    """Run `code` in the notebook's kernel (outside any cell, no output in the notebook); its stdout.
+
+    Lets a browser test compare what the page shows with what the kernel's Python computes.
+    """
+    out = page.evaluate(_KERNEL_EVAL_JS, code)
+    if "KERNEL ERROR" in out:
+        raise RuntimeError(f"kernel code failed: {out[-600:]}\ncode:\n{code}")
+    return out
+
+
+def kernel_json(page, expression: str):
+    """The value of a Python `expression` in the notebook's kernel, through JSON."""
+    import json as _json
+
+    out = kernel_eval(page, f"import json as _lm_json\nprint(_lm_json.dumps({expression}))")
+    return _json.loads(out.strip().splitlines()[-1])

@@ -1,6 +1,7 @@
 """The static site, built for a few notebooks in fast mode and opened from disk in Chromium with
-the network cut: figures load, every widget renders its saved state, formulas are typeset, and
-no page asks for anything outside the site folder.
+the network cut: figures load, every widget renders its saved state, formulas are typeset, the
+anywidget views stay interactive without a kernel (hover a token, move T, k, p), and no page asks
+for anything outside the site folder.
 """
 
 from __future__ import annotations
@@ -11,7 +12,12 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.browser.demo_notebooks import DEMO_WIDGET_CLASS, write_demo_notebook, write_figure_notebook
+from tests.browser.demo_notebooks import (
+    DEMO_WIDGET_CLASS,
+    write_anywidget_notebook,
+    write_demo_notebook,
+    write_figure_notebook,
+)
 from tests.browser.lab import NOTEBOOKS_DIR, REQUIRED_WIDGETS, WIDGET_NOTEBOOKS, browser_unavailable_reason, launch_chromium
 from utils.site import build_site
 from utils.site.__main__ import main as site_main
@@ -30,7 +36,8 @@ def _real_widget_notebook() -> str | None:
 def site(tmp_path_factory):
     """A site built from the demo widget notebook, the figure notebook and one real widget notebook."""
     source = tmp_path_factory.mktemp("site-src")
-    notebooks = [write_demo_notebook(source, "01_demo_widget.ipynb"), write_figure_notebook(source, "02_figure.ipynb")]
+    notebooks = [write_demo_notebook(source, "01_demo_widget.ipynb"), write_figure_notebook(source, "02_figure.ipynb"),
+                 write_anywidget_notebook(source, "03_anywidgets.ipynb")]
     real = _real_widget_notebook()
     if real is not None:
         notebooks.append(Path(shutil.copy2(NOTEBOOKS_DIR / real, source / real)))
@@ -49,10 +56,13 @@ def test_build_writes_pages_index_and_vendored_scripts(site):
     for lesson in lessons:
         page = (out / lesson.page).read_text()
         assert "cdn.jsdelivr" not in page and "unpkg.com" not in page and "cdnjs" not in page
-        assert '<script src="vendor/html-manager/embed.js"></script>' in page or "widget-state" not in page
+        assert '<script src="vendor/html-manager/embed-amd.js"></script>' in page or "widget-state" not in page
+        assert '<script src="vendor/requirejs/require.js"></script>' in page or "widget-state" not in page
         assert (out / "notebooks" / lesson.notebook.name).is_file()
-    assert (out / "vendor" / "html-manager" / "embed.js").stat().st_size > 1_000_000
+    assert (out / "vendor" / "html-manager" / "embed-amd.js").stat().st_size > 1_000_000
     assert (out / "vendor" / "html-manager" / "LICENSE").is_file()
+    for vendored in ("requirejs/require.js", "requirejs/LICENSE", "anywidget/index.js", "anywidget/LICENSE"):
+        assert (out / "vendor" / vendored).is_file(), vendored
     assert (out / "vendor" / "mathjax" / "tex-svg-full.js").is_file()
     if real is not None and (NOTEBOOKS_DIR.parent / "lessons" / Path(real).with_suffix(".md").name).is_file():
         lesson = next(lesson for lesson in lessons if lesson.notebook.name == real)
@@ -113,6 +123,8 @@ def test_pages_show_figures_widgets_and_formulas_offline(site):
                 )
                 assert demo == {"found": True, "slider": True, "figure": True}, demo
                 page.screenshot(path=str(out / "demo_widget.png"))
+            if lesson.page == "03_anywidgets.html":
+                anywidget_checks(page, out)
             if real is not None and lesson.page == Path(real).with_suffix(".html").name:
                 page.screenshot(path=str(out / "real_widget.png"), full_page=True)
                 ids = set(page.eval_on_selector_all("[id]", "nodes => nodes.map(n => n.id)"))
@@ -133,6 +145,38 @@ def test_pages_show_figures_widgets_and_formulas_offline(site):
     assert states["01_demo_widget.html"]["widget_views"] == 1
     assert states["01_demo_widget.html"]["images"] >= 1
     assert states["02_figure.html"]["images"] == 1 and states["02_figure.html"]["formulas"] >= 1
+    assert states["03_anywidgets.html"]["widget_views"] == 2
     if real is not None:
         real_state = states[Path(real).with_suffix(".html").name]
         assert real_state["widget_views"] >= 1 and real_state["images"] >= 1, real_state
+
+
+def anywidget_checks(page, out: Path) -> None:
+    """The saved anywidget views, with no kernel: hover and arrow keys move the query, T and top-k re-weight the bars."""
+    page.wait_for_selector(".lm-attention-widget .lm-attn-token", timeout=30_000)
+    page.wait_for_selector(".lm-temperature-widget rect.lm-bar", timeout=30_000)
+    strip = page.locator(".lm-attention-widget .lm-attn-tokens")
+    weights = lambda: strip.locator(".lm-attn-token").evaluate_all("ns => ns.map(n => n.dataset.weight)")  # noqa: E731
+    last = strip.locator(".lm-attn-token").count() - 1
+    assert strip.get_attribute("data-query") == str(last), "the last token is the first query"
+    before = weights()
+    strip.locator(".lm-attn-token").nth(5).hover()
+    assert strip.get_attribute("data-query") == "5"
+    assert weights() != before and all(w == "0.0000" for w in weights()[6:]), "a causal query reads nothing after it"
+    strip.focus()
+    page.keyboard.press("ArrowRight")
+    assert strip.get_attribute("data-query") == "6"
+    page.locator(".lm-attention-widget select.lm-attn-head").select_option("-1")
+    assert page.locator(".lm-attention-widget .lm-attn-thumb").count() == 4
+    heights = lambda: page.locator(".lm-temperature-widget rect.lm-bar").evaluate_all("ns => ns.map(n => n.getAttribute('height'))")  # noqa: E731
+    cold = heights()
+    page.locator(".lm-temperature-widget input.lm-temperature").focus()
+    page.keyboard.press("ArrowRight")
+    assert heights() != cold, "T moved the bars with no kernel"
+    page.locator(".lm-temperature-widget input.lm-top-k").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".lm-temperature-widget rect.lm-kept").count() == 2
+    assert "kept tokens: 2 " in page.locator(".lm-temperature-widget .lm-aw-info").inner_text()
+    page.screenshot(path=str(out / "anywidgets.png"), full_page=True)

@@ -17,6 +17,7 @@ from tests.browser.lab import (
     REQUIRED_WIDGETS,
     WIDGET_NOTEBOOKS,
     browser_unavailable_reason,
+    kernel_json,
     launch_chromium,
     move_main_control,
     open_notebook,
@@ -146,3 +147,245 @@ def test_ngram_sample_follows_a_move_once_the_controls_rest(lab_pages):
         "([selector, old]) => { const e = document.querySelector(selector); return e !== null && e.innerText !== old; }",
         arg=[sample_selector, old_sample], timeout=10_000)
     assert output_problems(page) == [], f"{name}: the deferred sample broke an output"
+
+
+# ----------------------------------------------------------------------------- the anywidget views
+# Each interaction is checked against the kernel's Python (kernel_json): the page must show what the
+# plain, tested functions compute, after a real hover, key press or click.
+
+ATTENTION, TEMPERATURE = "05_attention.ipynb", "09_decoding.ipynb"
+
+
+def _page(lab_pages, name):
+    pages, runs = lab_pages
+    if name not in pages:
+        pytest.skip(f"notebooks/{name} is not in the repository yet (or not in $LM_BROWSER_NOTEBOOKS)")
+    assert runs[name]["errors"] == 0, f"{name}: {runs[name]}"
+    page = pages[name]
+    page.bring_to_front()
+    return page
+
+
+def _viridis(w: float) -> tuple[int, int, int]:
+    """matplotlib's viridis at w, as 0-255 integers (the reference for the page's colours)."""
+    from matplotlib import colormaps
+
+    return tuple(int(round(255 * c)) for c in colormaps["viridis"](float(w))[:3])
+
+
+def _tokens(page) -> list[dict]:
+    return page.eval_on_selector_all(
+        ".lm-attention-widget .lm-attn-token",
+        "nodes => nodes.map(n => ({weight: parseFloat(n.dataset.weight), background: getComputedStyle(n).backgroundColor,"
+        " future: n.classList.contains('lm-future'), query: n.classList.contains('lm-query')}))")
+
+
+def _rgb(css: str) -> tuple[int, ...]:
+    return tuple(int(float(v)) for v in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+
+
+def _wait_kernel(page, expression: str, expected, timeout_s: float = 30.0):
+    """Poll the kernel until `expression` equals `expected` (the browser's change has arrived)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = kernel_json(page, expression)
+        if value == expected or time.monotonic() > deadline:
+            return value
+        page.wait_for_timeout(100)
+
+
+def test_attention_hover_shades_what_the_query_reads(lab_pages, screenshot_dir):
+    page = _page(lab_pages, ATTENTION)
+    widget = page.locator(".lm-attention-widget").first
+    widget.scroll_into_view_if_needed()
+    tokens = widget.locator(".lm-attn-token")
+    n = tokens.count()
+    assert n == kernel_json(page, "len(can_widget.tokens)") and n > 12
+    query = 12
+    tokens.nth(query).hover()
+    page.wait_for_function("q => document.querySelector('.lm-attention-widget .lm-attn-tokens').dataset.query == q", arg=str(query))
+    assert _wait_kernel(page, "can_widget.query", query) == query, "the hovered query reached the kernel"
+    expected = kernel_json(page, "can_widget.shown_row().tolist()")  # Python's row of weights for this query
+    shown = _tokens(page)
+    assert [t["query"] for t in shown].index(True) == query
+    for j, (token, weight) in enumerate(zip(shown, expected)):
+        if j > query:
+            assert token["future"] and weight == 0, f"token {j} lies after the query: greyed, weight 0"
+            continue
+        assert abs(token["weight"] - weight) <= 1 / 510 + 1e-4, f"token {j}: page {token['weight']}, Python {weight}"
+        assert max(abs(a - b) for a, b in zip(_rgb(token["background"]), _viridis(weight))) <= 6, (
+            f"token {j} is shaded {token['background']}, viridis({weight:.3f}) is {_viridis(weight)}")
+    strongest = max(range(query + 1), key=lambda j: expected[j])
+    assert shown[strongest]["weight"] == max(t["weight"] for t in shown), "the most-read token is the brightest"
+    screenshot_widget(page, "lm-attention-widget", screenshot_dir / "05_attention_hover.png")
+
+
+def test_attention_arrow_keys_move_the_query_and_jupyterlab_keeps_its_cell(lab_pages):
+    page = _page(lab_pages, ATTENTION)
+    strip = page.locator(".lm-attention-widget .lm-attn-tokens").first
+    strip.click(position={"x": 5, "y": 5})  # focus without choosing a token
+    strip.focus()
+    active_before = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex")
+    start = int(strip.get_attribute("data-query"))
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert strip.get_attribute("data-query") == "2"
+    page.keyboard.press("ArrowLeft")
+    assert strip.get_attribute("data-query") == "1"
+    page.keyboard.press("End")
+    assert int(strip.get_attribute("data-query")) == strip.locator(".lm-attn-token").count() - 1
+    assert page.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex") == active_before, (
+        "the arrow keys moved JupyterLab's cell selection instead of the query")
+    assert start >= 0
+
+
+def test_attention_all_heads_thumbnails_enlarge_and_untrained_weights_differ(lab_pages, screenshot_dir):
+    page = _page(lab_pages, ATTENTION)
+    root = page.locator(".lm-attention-widget").first
+    n_heads = kernel_json(page, "N_HEAD")
+    root.locator("select.lm-attn-head").select_option("-1")
+    thumbs = root.locator(".lm-attn-thumb")
+    thumbs.first.wait_for()
+    assert thumbs.count() == n_heads and root.locator(".lm-attn-big").count() == 0
+    assert "mean of all heads" in root.locator(".lm-attn-hint").inner_text()
+    screenshot_widget(page, "lm-attention-widget", screenshot_dir / "05_attention_all_heads.png")
+    thumbs.nth(n_heads - 1).click()
+    assert root.locator("select.lm-attn-head").input_value() == str(n_heads - 1)
+    assert root.locator(".lm-attn-big").count() == 1 and thumbs.count() == 0
+    assert _wait_kernel(page, "can_widget.head", n_heads - 1) == n_heads - 1
+    trained = [t["weight"] for t in _tokens(page)]
+    root.locator("button[data-variant='1']").click()
+    assert _wait_kernel(page, "can_widget.variant", 1) == 1
+    untrained = [t["weight"] for t in _tokens(page)]
+    expected = kernel_json(page, "can_widget.shown_row().tolist()")
+    assert max(abs(a - b) for a, b in zip(untrained, expected)) <= 1 / 510 + 1e-4
+    assert trained != untrained, "trained and untrained weights of the same head should differ"
+    root.locator("button[data-variant='0']").click()
+
+
+def test_attention_new_text_runs_the_model_in_the_kernel(lab_pages):
+    page = _page(lab_pages, ATTENTION)
+    root = page.locator(".lm-attention-widget").first
+    runs = kernel_json(page, "can_widget.model_runs")
+    text = "a can can a can"
+    box = root.locator("input.lm-attn-text")
+    box.fill(text)
+    box.press("Enter")
+    page.wait_for_function("n => document.querySelectorAll('.lm-attention-widget .lm-attn-token').length === n",
+                           arg=len(text), timeout=30_000)
+    assert kernel_json(page, "can_widget.model_runs") == runs + 2, "one run of each model (trained, untrained)"
+    assert root.locator(".lm-attn-token").all_inner_texts() == [("␣" if c == " " else c) for c in text]
+    box.fill("a can\u00e9zzz")  # a character the corpus lacks: a message, the last maps stay
+    box.press("Enter")
+    page.wait_for_function("() => document.querySelector('.lm-attention-widget .lm-aw-message').innerText.includes('cannot read')",
+                           timeout=30_000)
+    assert root.locator(".lm-attn-token").count() == len(text)
+
+
+_TEMPERATURE_CASES = [(1.0, 0, 1.0), (0.5, 5, 1.0), (2.0, 0, 0.9), (0.3, 10, 0.5), (5.0, 40, 0.95), (10.0, 0, 0.3),
+                      (0.05, 3, 0.99)]
+
+
+def test_temperature_js_distribution_equals_next_token_probs(lab_pages):
+    """The browser's re-weighting and utils.sampling.next_token_probs agree on the same logits."""
+    page = _page(lab_pages, TEMPERATURE)
+    assert kernel_json(page, "bool(torch.allclose(torch.tensor(widget.logits), logits.float().cpu()))"), (
+        "the widget holds the notebook's logits")
+    python = kernel_json(page, "[next_token_probs(torch.tensor(widget.logits), t, k or None, p if p < 1 else None).tolist() "
+                               f"for t, k, p in {_TEMPERATURE_CASES!r}]")
+    browser = page.evaluate("cases => { const root = document.querySelector('.lm-temperature-widget .lm-temperature-view');"
+                            " return cases.map(([t, k, p]) => root.__lmCompute(t, k, p)); }", _TEMPERATURE_CASES)
+    for case, py, js in zip(_TEMPERATURE_CASES, python, browser):
+        assert [x > 0 for x in py] == [x > 0 for x in js], f"{case}: different kept tokens"
+        assert max(abs(a - b) for a, b in zip(py, js)) < 1e-6, f"{case}: probabilities differ"
+
+
+def _bars(page) -> list[dict]:
+    return page.eval_on_selector_all(
+        ".lm-temperature-widget rect.lm-bar",
+        "nodes => nodes.map(n => ({token: +n.dataset.token, prob: +n.dataset.prob, tempered: +n.dataset.tempered,"
+        " shown: +n.dataset.shown, height: +n.getAttribute('height'), cut: n.classList.contains('lm-cut'), fill: n.getAttribute('fill')}))")
+
+
+def test_temperature_sliders_grey_removed_tokens_at_their_tempered_probability(lab_pages, screenshot_dir):
+    page = _page(lab_pages, TEMPERATURE)
+    root = page.locator(".lm-temperature-widget").first
+    root.scroll_into_view_if_needed()
+    k_slider = root.locator("input.lm-top-k")
+    k_slider.focus()
+    page.keyboard.press("Home")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert k_slider.input_value() == "3"
+    assert _wait_kernel(page, "widget.top_k", 3) == 3
+    t_slider = root.locator("input.lm-temperature")
+    t_slider.focus()
+    before = _bars(page)
+    start = float(t_slider.input_value())
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")  # six steps of 0.05 on the log10 T scale: T about twice as hot
+    assert abs(float(t_slider.input_value()) - start - 0.3) < 1e-9
+    after = _bars(page)
+    assert [b["height"] for b in after] != [b["height"] for b in before], "a hotter T redraws the bars"
+    temperature = round(10 ** float(t_slider.input_value()), 6)
+    assert _wait_kernel(page, "round(widget.temperature, 6)", temperature) == temperature
+    py = kernel_json(page, "(lambda v: {'order': v.order.tolist(), 'probs': v.probs.tolist(), 'tempered': v.tempered.tolist(),"
+                           " 'n_kept': v.n_kept})(widget.last_view)")
+    assert [b["token"] for b in after] == py["order"]
+    assert [b["cut"] for b in after] == [i >= 3 for i in range(len(after))], "exactly the tokens past k = 3 are greyed"
+    for bar, prob, tempered in zip(after, py["probs"], py["tempered"]):
+        assert abs(bar["prob"] - prob) < 1e-6
+        if bar["cut"]:
+            assert bar["fill"] != after[0]["fill"] and abs(bar["shown"] - tempered) < 1e-6 and bar["shown"] > 0, (
+                "a removed token is drawn grey at its tempered probability, not at 0")
+            assert bar["height"] > 0 or tempered < 1e-3
+    info = root.locator(".lm-aw-info").inner_text()
+    assert "kept tokens: 3 " in info and "entropy" in info
+    screenshot_widget(page, "lm-temperature-widget", screenshot_dir / "09_temperature_top_k.png")
+
+
+def test_temperature_axis_toggle_changes_the_axis_and_marks_p(lab_pages, screenshot_dir):
+    page = _page(lab_pages, TEMPERATURE)
+    root = page.locator(".lm-temperature-widget").first
+    ticks = lambda: root.locator(".lm-axis .lm-tick").evaluate_all("ns => ns.map(n => n.textContent)")  # noqa: E731
+    root.locator("input.lm-top-k").focus()
+    page.keyboard.press("Home")  # k off
+    assert ticks() == ["0", "0.25", "0.5", "0.75", "1"]
+    linear = _bars(page)
+    root.locator("button[data-view='log']").click()
+    assert ticks() == ["1", "0.1", "0.01", "1e-3", "1e-4"]
+    log = _bars(page)
+    small = [i for i, b in enumerate(linear) if 1e-3 < b["tempered"] < 0.02]
+    assert small and all(log[i]["height"] > linear[i]["height"] + 20 for i in small), (
+        "on the log axis the small probabilities stay readable")
+    assert _wait_kernel(page, "widget.view", "log") == "log"
+    p_slider = root.locator("input.lm-top-p")
+    p_slider.focus()
+    page.keyboard.press("End")
+    for _ in range(50):
+        page.keyboard.press("ArrowLeft")  # p from 1.00 to 0.50
+    assert abs(float(p_slider.input_value()) - 0.5) < 1e-9
+    root.locator("button[data-view='cumulative']").click()
+    assert root.locator(".lm-p-line").get_attribute("visibility") == "visible"
+    assert root.locator(".lm-p-text").text_content() == "p = 0.50"
+    bars = _bars(page)
+    kept = [b for b in bars if not b["cut"]]
+    assert kept and all(b["shown"] < 0.5 + 1e-9 for b in kept[:-1]) and kept[-1]["shown"] >= 0.5 - 1e-9, (
+        "the nucleus ends with the first token whose running sum reaches p")
+    screenshot_widget(page, "lm-temperature-widget", screenshot_dir / "09_temperature_cumulative.png")
+    root.locator("button[data-view='linear']").click()
+
+
+def test_temperature_samples_on_demand_match_the_python_sampler(lab_pages):
+    page = _page(lab_pages, TEMPERATURE)
+    root = page.locator(".lm-temperature-widget").first
+    seed = kernel_json(page, "widget.seed")
+    root.locator("button.lm-draw-samples").click()
+    assert _wait_kernel(page, "widget.seed", seed + 1) == seed + 1
+    shown = [int(i) for i in root.locator("code.lm-samples").get_attribute("data-ids").split(",")]
+    assert shown == kernel_json(page, "widget.samples()"), "the browser draws what seeded_samples draws for this seed"
+    kept = kernel_json(page, "torch.nonzero(next_token_probs(torch.tensor(widget.logits), *widget.settings())).flatten().tolist()")
+    assert set(shown) <= set(kept)

@@ -14,6 +14,11 @@ export function viridis(w) {
   return VIRIDIS_RGB[i].map((c, k) => Math.round(c + f * (VIRIDIS_RGB[i + 1][k] - c)));
 }
 
+export function afterPaint(fn) {
+  // Run fn after the next frame is drawn: syncing a change to the kernel stays off the redraw's path.
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
 function css([r, g, b]) { return `rgb(${r}, ${g}, ${b})`; }
 function textColour([r, g, b]) { return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#000" : "#fff"; }
 
@@ -33,6 +38,8 @@ function element(tag, attrs = {}, parent = null) {
 
 function render({ model, el }) {
   const root = element("div", { class: "lm-aw lm-attention-view", "data-lm-suppress-shortcuts": "true" }, el);
+  // Keys pressed inside the widget belong to it: the notebook host must not turn them into its shortcuts.
+  root.addEventListener("keydown", (event) => event.stopPropagation());
   const textRow = element("div", { class: "lm-aw-controls" }, root);
   const textLabel = element("label", {}, textRow);
   textLabel.textContent = "text ";
@@ -60,7 +67,14 @@ function render({ model, el }) {
   const matrixBox = element("div", { class: "lm-attn-matrix" }, root);
   const thumbs = element("div", { class: "lm-attn-thumbs" }, root);
 
-  let data = null, shape = [0, 0, 0, 0], tokenNodes = [], frame = 0;
+  let data = null, shape = [0, 0, 0, 0], tokenNodes = [], frame = 0, savePending = false;
+
+  function save() {
+    // One sync to the kernel per frame, after the view has been redrawn.
+    if (savePending) return;
+    savePending = true;
+    afterPaint(() => { savePending = false; model.save_changes(); });
+  }
 
   function weight(v, l, h, i, j) {
     const [, L, H, T] = shape;
@@ -158,13 +172,13 @@ function render({ model, el }) {
     q = Math.min(Math.max(q, 0), T - 1);
     if (q === current().q) return;
     model.set("query", q);  // change:query redraws
-    model.save_changes();
+    save();
   }
 
   function setHead(h) {
     headSelect.value = String(h);
     model.set("head", h);
-    model.save_changes();
+    save();
   }
 
   function rebuild() {
@@ -189,7 +203,7 @@ function render({ model, el }) {
     model.get("variants").forEach((name, v) => {
       const button = element("button", { type: "button", class: "lm-aw-toggle", role: "radio", "data-variant": String(v) }, variantBox);
       button.textContent = `${name} weights`;
-      button.addEventListener("click", () => { model.set("variant", v); model.save_changes(); });
+      button.addEventListener("click", () => { model.set("variant", v); save(); });
     });
     variantBox.style.display = M > 1 ? "" : "none";
     textBox.value = model.get("text");
@@ -228,13 +242,13 @@ function render({ model, el }) {
     event.stopPropagation();
     setQuery(target);
   });
-  layerSelect.addEventListener("change", () => { model.set("layer", parseInt(layerSelect.value, 10)); model.save_changes(); });
-  headSelect.addEventListener("change", () => { model.set("head", parseInt(headSelect.value, 10)); model.save_changes(); });
+  layerSelect.addEventListener("change", () => { model.set("layer", parseInt(layerSelect.value, 10)); save(); });
+  headSelect.addEventListener("change", () => { model.set("head", parseInt(headSelect.value, 10)); save(); });
   const sendText = () => {
     if (textBox.value === model.get("text")) return;
     message.textContent = "running the model ...";
     model.set("text", textBox.value);
-    model.save_changes();
+    model.save_changes();  // the kernel runs the model: no reason to wait
   };
   textBox.addEventListener("keydown", (event) => { event.stopPropagation(); if (event.key === "Enter") sendText(); });
   runButton.addEventListener("click", sendText);

@@ -75,11 +75,36 @@ export function seededSamples(probs, n, seed) {
   return out;
 }
 
+function afterPaint(fn) {
+  // Run fn after the next frame is drawn: syncing a change to the kernel stays off the redraw's path.
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
 function element(tag, attrs = {}, parent = null, ns = null) {
   const node = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);
   return node;
+}
+
+export function keyStep(input, event) {
+  // Arrow keys, Home / End, PageUp / PageDown move a range input here, not by the browser's default
+  // action, which a notebook host may cancel (JupyterLab does); returns true when the key was used.
+  const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
+  const before = input.value;
+  if (event.key in steps) {
+    const n = Math.abs(steps[event.key]);
+    for (let i = 0; i < n; i++) steps[event.key] > 0 ? input.stepUp() : input.stepDown();
+  } else if (event.key === "Home") input.value = input.min;
+  else if (event.key === "End") input.value = input.max;
+  else return false;
+  event.preventDefault();
+  event.stopPropagation();
+  if (input.value !== before) {
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  return true;
 }
 
 function slider(parent, label, attrs) {
@@ -97,6 +122,8 @@ function render({ model, el }) {
   const order = descendingOrder(logits).slice(0, nBars);  // fixed: no temperature changes the ranking
   const root = element("div", { class: "lm-aw lm-temperature-view", "data-lm-suppress-shortcuts": "true" }, el);
 
+  // Keys pressed inside the widget belong to it: the notebook host must not turn them into its shortcuts.
+  root.addEventListener("keydown", (event) => event.stopPropagation());
   const controls = element("div", { class: "lm-aw-controls" }, root);
   const tSlider = slider(controls, "T", { min: "-2", max: "1", step: "0.05", "aria-label": "temperature (log scale)" });
   tSlider.input.classList.add("lm-main-control", "lm-temperature");
@@ -110,7 +137,7 @@ function render({ model, el }) {
   for (const [value, text] of [["linear", "linear axis"], ["log", "log axis"], ["cumulative", "cumulative (p marked)"]]) {
     const button = element("button", { type: "button", class: "lm-aw-toggle", "data-view": value, role: "radio" }, axisBox);
     button.textContent = text;
-    button.addEventListener("click", () => { model.set("view", value); model.save_changes(); draw(); });
+    button.addEventListener("click", () => { model.set("view", value); afterPaint(() => model.save_changes()); });
     axisButtons[value] = button;
   }
   const sampleButton = element("button", { type: "button", class: "lm-aw-button lm-draw-samples" }, axisBox);
@@ -235,8 +262,9 @@ function render({ model, el }) {
 
   const sync = { temperature: () => state().temperature, top_k: () => state().topK, top_p: () => state().topP };
   for (const [name, input] of [["temperature", tSlider.input], ["top_k", kSlider.input], ["top_p", pSlider.input]]) {
+    input.addEventListener("keydown", (event) => keyStep(input, event));
     input.addEventListener("input", () => { draw(); drawSamples(); });
-    input.addEventListener("change", () => { model.set(name, sync[name]()); model.save_changes(); });
+    input.addEventListener("change", () => afterPaint(() => { model.set(name, sync[name]()); model.save_changes(); }));
   }
   sampleButton.addEventListener("click", () => { model.set("seed", model.get("seed") + 1); model.save_changes(); drawSamples(); });
   const onModel = () => { setFromModel(); draw(); drawSamples(); };
