@@ -99,12 +99,28 @@ DELEGATIONS = {
         Delegation("weights_helper", "from utils.attention import attention_weights\n\n\n" + _ATT +
                    "    weights = attention_weights(q, k, mask)\n    return weights @ v, weights",
                    denied="utils.attention.attention_weights"),
+        Delegation("torch_sdpa", "import torch.nn.functional as F\n\n\n" + _ATT +
+                   "    eye = torch.eye(k.shape[-2]).expand(*k.shape[:-1], k.shape[-2])  # values = one-hot keys: out = weights\n"
+                   "    weights = F.scaled_dot_product_attention(q, k, eye, attn_mask=mask)\n"
+                   "    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask), weights",
+                   denied="torch.nn.functional.scaled_dot_product_attention"),
+        Delegation("module_attribute", "import utils.attention as ua\n\n\n" + _ATT +
+                   "    return ua.scaled_dot_product_attention(q, k, v, mask)",
+                   denied="utils.attention.scaled_dot_product_attention"),
+        Delegation("importlib", "import importlib\n\n\n" + _ATT +
+                   "    weights = getattr(importlib.import_module('utils.' + 'attention'), 'attention_weights')(q, k, mask)\n"
+                   "    return weights @ v, weights",
+                   denied="utils.attention.attention_weights"),
     ],
     "ex2_causal_mask": [
         Delegation("direct", "from utils.attention import causal_mask\n\n\n" + _MASK + "    return causal_mask(T)",
                    denied="utils.attention.causal_mask"),
         Delegation("torch_equivalent", _MASK + "    return torch.nn.Transformer.generate_square_subsequent_mask(T)",
                    denied="torch.nn.Transformer.generate_square_subsequent_mask"),
+        Delegation("copied_function", _MASK + "    return _mask_copy(T)",
+                   before="import types\nimport utils.attention\n\n_f = utils.attention.causal_mask\n"
+                          "_mask_copy = types.FunctionType(_f.__code__, _f.__globals__, 'mine', _f.__defaults__)",
+                   denied="utils.attention.causal_mask"),
     ],
     "ex3_split_merge": [
         Delegation("module_methods", "from utils.attention import MultiHeadAttention\n\n\n"
@@ -118,5 +134,12 @@ DELEGATIONS = {
         Delegation("package_trainer", _TIED + "    model, _ = train_previous_token(AttentionLMConfig(16, d_model=32, n_head=2, "
                    "tie_qk=True), 150, 16, seed=seed)\n    return model",
                    denied="utils.attention_lm.train_previous_token"),
+        Delegation("shared_loop", "from utils.training import TrainConfig\nfrom utils import training\n\n\n" + _TIED +
+                   "    generator = set_seed(seed)\n"
+                   "    model = OneLayerAttentionLM(AttentionLMConfig(16, d_model=32, n_head=1, tie_qk=True, residual=True))\n"
+                   "    training.train(model, previous_token_batches(16, 16, 32, generator),\n"
+                   "                   TrainConfig(steps=150, lr=1e-2, warmup_steps=0, schedule='constant', progress=False))\n"
+                   "    return model",
+                   denied="utils.training.train"),
     ],
 }

@@ -78,8 +78,12 @@ DELEGATIONS = {
     ],
     "ex3_length_free_bias": [
         Delegation("package_bias", "from utils.positional import RelativePositionBias\n\n\n" + _BIAS +
-                   "    table = RelativePositionBias(n_heads, 4)\n"
-                   "    return table(T).detach() - 10 * offsets.clamp(min=0).float()",
+                   "    table = RelativePositionBias(n_heads, T)  # one row per offset -(T-1) .. T-1, no clipping inside T\n"
+                   "    slopes = 2.0 ** (-4.0 * torch.arange(1, n_heads + 1) / n_heads)  # (H,)\n"
+                   "    rows = torch.arange(-(T - 1), T)  # (2T-1,): the offset of each row of the table\n"
+                   "    with torch.no_grad():\n"
+                   "        table.bias.weight.copy_(-rows.clamp(min=0).float()[:, None] * slopes[None, :])  # (2T-1, H)\n"
+                   "    return table(T).detach()",
                    denied="utils.positional.RelativePositionBias.forward"),
     ],
 }
