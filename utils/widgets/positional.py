@@ -236,7 +236,7 @@ def positional_scores_data(models: dict, n_positions: int = 64, bases=None, seed
                      "scores": _rounded(added_offset_scores(sinusoidal, n_positions, b))} for b in bases],
         "heat_title": "PE (position x dimension)", "heat_xlabel": "dimension", "heat_ylabel": "position",
         "column_name": "dim", "curve_labels": heads, "scores_ylabel": "q·k/√d of positions alone",
-        "scores_title": "what attention sees (trained W_Q, W_K)",
+        "scores_title": "what attention sees",
         "caption": "sinusoidal: position-only inputs through the trained model's first layer, averaged over i",
         "note": ("Each curve is one head of the trained sinusoidal model: the inputs PE(0) .. PE(63) alone go through "
                  "its first LayerNorm, W_Q and W_K; the score q_i·k_j/√d_head is averaged over the queries i at each "
@@ -247,9 +247,9 @@ def positional_scores_data(models: dict, n_positions: int = 64, bases=None, seed
     views["learned"] = {
         "heat": _rounded(learned.position_embedding.embedding.weight.detach()[:n_learned]),
         "scores": _rounded(added_offset_scores(learned, n_learned)),
-        "heat_title": "learned table (position x dimension)", "heat_xlabel": "dimension", "heat_ylabel": "position",
+        "heat_title": "learned table", "heat_xlabel": "dimension", "heat_ylabel": "position",
         "column_name": "dim", "curve_labels": heads, "scores_ylabel": "q·k/√d of positions alone",
-        "scores_title": "what attention sees (trained W_Q, W_K)",
+        "scores_title": "what attention sees",
         "caption": f"learned: the trained table's {n_learned} vectors through the first layer, averaged over i",
         "note": (f"The learned table has {n_learned} positions (its training length): there is nothing to show past "
                  f"offset {n_learned - 1}. Each curve is one head: the table's rows alone through the first LayerNorm, "
@@ -258,9 +258,9 @@ def positional_scores_data(models: dict, n_positions: int = 64, bases=None, seed
     bias = relative_offset_bias(models["relative"], n_positions)  # (H, T)
     views["relative"] = {
         "heat": _rounded(bias.T), "scores": _rounded(bias),
-        "heat_title": "bias b(i − j) (offset x head)", "heat_xlabel": "head", "heat_ylabel": "offset i − j",
+        "heat_title": "bias b(i − j), offset x head", "heat_xlabel": "head", "heat_ylabel": "offset i − j",
         "column_name": "head", "curve_labels": heads, "scores_ylabel": "bias added to the score",
-        "scores_title": "what attention sees: the bias itself",
+        "scores_title": "what attention sees: the bias",
         "caption": "relative: the trained bias, the same at every query position",
         "note": (f"The relative model adds b_h(i − j) to every score: one trained number per head and offset, the same "
                  f"for every query position; offsets past {models['relative'].relative_bias.max_distance - 1} share "
@@ -277,7 +277,7 @@ def positional_scores_data(models: dict, n_positions: int = 64, bases=None, seed
         "by_base": rotary_by_base,
         "heat_title": "q rotated to each position", "heat_xlabel": "dimension", "heat_ylabel": "position",
         "column_name": "dim", "curve_labels": [f"query at i = {i}" for i in query_positions],
-        "scores_ylabel": "(R_i q)·(R_j k)/√d", "scores_title": "what attention sees: q and k rotated",
+        "scores_ylabel": "(R_i q)·(R_j k)/√d", "scores_title": "what attention sees",
         "caption": "rotary: one curve per absolute query position; they lie on top of each other",
         "note": ("A fixed q and k (random, q ≠ k), q rotated to position i and k to position j = i − offset. The four "
                  "curves, for queries at absolute positions " + ", ".join(map(str, query_positions)) + ", coincide "

@@ -30,7 +30,7 @@ function attentionSvg(cell, lut, size, withLabels) {
     body += `<text x="${left + side / 2}" y="${top + side + 2 * fs + 14}" font-size="15" text-anchor="middle">key (read) position j</text>`;
     body += `<text transform="translate(16,${top + side / 2}) rotate(-90)" font-size="15" text-anchor="middle">query position i</text>`;
     body += `<text x="${left + side / 2}" y="24" font-size="16" font-weight="bold" text-anchor="middle">` +
-      `${lmEscape(cellTitle(cell))}: ${Math.round(100 * cell.next_share)}% of rows look one step ahead</text>`;
+      `${Math.round(100 * cell.next_share)}% of rows look one step ahead</text>`;
     body += lmColorbar(left + side + 10, top, 14, side, lut, 0, 1, 13);
   }
   const label = `attention map, ${cellTitle(cell)}; ${Math.round(100 * cell.next_share)} percent of rows look one step ahead`;

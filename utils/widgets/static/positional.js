@@ -27,28 +27,28 @@ function figureUrl(data, kind, baseIndex, dims) {
   const view = viewOf(data, kind, baseIndex);
   const lutName = view.heat_cmap || "diverging";
   const lut = data.colormaps[lutName];
-  const W = 1240, H = 450, fs = 15;
+  const W = 980, H = 440, fs = 15;
   let body = "";
   // 1) heatmap of the encoding (rows: positions or heads)
   const heat = view.heat;
   const scale = Math.max(1e-9, ...heat.map(r => Math.max(...r.map(v => Math.abs(v)))));
-  const hb = {x: 70, y: 46, w: 300, h: 300};
+  const hb = {x: 64, y: 46, w: 220, h: 300};
   body += `<image href="${lmHeatmapPng(heat, lut, -scale, scale)}" x="${hb.x}" y="${hb.y}" width="${hb.w}" height="${hb.h}" ` +
     `preserveAspectRatio="none" style="image-rendering:pixelated" image-rendering="pixelated"/>`;
   const heatAxes = lmAxes(hb, [-0.5, heat[0].length - 0.5], [heat.length - 0.5, -0.5],
     {fontSize: fs, xlabel: view.heat_xlabel, ylabel: view.heat_ylabel, title: view.heat_title, xticks: 4, yticks: 4});
   body += heatAxes.body + lmColorbar(hb.x + hb.w + 8, hb.y, 12, hb.h, lut, -scale, scale, 13);
   // 2) curves of the chosen columns of the heatmap
-  const cb = {x: 500, y: 46, w: 300, h: 300};
+  const cb = {x: 400, y: 46, w: 230, h: 300};
   const n = heat.length;
   const xs = Array.from({length: n}, (_, i) => i);
   const curves = dims.map(d => heat.map(r => r[d] / scale));
   const curveAxes = lmAxes(cb, [0, n - 1], [-1.1, 1.1], {fontSize: fs, xlabel: view.heat_ylabel, ylabel: "value / max |value|",
-    title: "curves of chosen dimensions", xticks: 4});
+    title: "curves of chosen columns", xticks: 4});
   body += curveAxes.body + curves.map((c, i) => lmPolyline(xs, c, curveAxes.px, curveAxes.py, i, `data-dim="${dims[i]}"`)).join("");
   body += lmLegend(cb.x + 8, cb.y + 14, dims.map(d => `${view.column_name} ${d}`), 13);
   // 3) what attention sees: score against the offset i - j
-  const sb = {x: 915, y: 46, w: 300, h: 300};
+  const sb = {x: 735, y: 46, w: 230, h: 300};
   const offsets = Array.from({length: view.scores[0].length}, (_, o) => o);
   const scoreAxes = lmAxes(sb, [0, offsets.length - 1], extent(view.scores), {fontSize: fs, xlabel: "offset i − j",
     ylabel: view.scores_ylabel, title: view.scores_title, xticks: 4});

@@ -66,6 +66,7 @@ function lmColorbar(x, y, w, h, lut, vmin, vmax, fontSize) {
 
 function lmFormat(v) {
   const a = Math.abs(v);
+  if (Number.isInteger(v) && a < 1e5) return String(v);
   if (a >= 1000) return v.toExponential(0);
   if (a >= 10) return v.toFixed(0);
   if (a >= 1) return v.toFixed(1);
@@ -90,11 +91,11 @@ function lmAxes(box, xlim, ylim, opts) {
   const px = v => x + (v - xlim[0]) / (xlim[1] - xlim[0] || 1) * w;
   const py = v => y + h - (v - ylim[0]) / (ylim[1] - ylim[0] || 1) * h;
   let body = `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="none" stroke="#444" stroke-width="1"/>`;
-  for (const t of lmTicks(xlim[0], xlim[1], opts.xticks || 5)) {
+  for (const t of lmTicks(Math.min(...xlim), Math.max(...xlim), opts.xticks || 5)) {
     body += `<line x1="${px(t).toFixed(1)}" x2="${px(t).toFixed(1)}" y1="${y + h}" y2="${y + h + 5}" stroke="#444"/>` +
       `<text x="${px(t).toFixed(1)}" y="${y + h + 7 + fs}" font-size="${fs}" text-anchor="middle">${lmFormat(t)}</text>`;
   }
-  for (const t of lmTicks(ylim[0], ylim[1], opts.yticks || 5)) {
+  for (const t of lmTicks(Math.min(...ylim), Math.max(...ylim), opts.yticks || 5)) {
     body += `<line x1="${x - 5}" x2="${x}" y1="${py(t).toFixed(1)}" y2="${py(t).toFixed(1)}" stroke="#444"/>` +
       `<line x1="${x}" x2="${x + w}" y1="${py(t).toFixed(1)}" y2="${py(t).toFixed(1)}" stroke="#ddd"/>` +
       `<text x="${x - 8}" y="${(py(t) + fs * 0.35).toFixed(1)}" font-size="${fs}" text-anchor="end">${lmFormat(t)}</text>`;
@@ -122,7 +123,9 @@ function lmPolyline(xs, ys, px, py, index, extra) {
 }
 
 function lmLegend(x, y, labels, fontSize) {
-  let out = "";
+  const longest = Math.max(0, ...labels.map(l => String(l).length));
+  let out = `<rect x="${x - 4}" y="${y - fontSize}" width="${40 + 0.6 * fontSize * longest}" ` +
+    `height="${labels.length * (fontSize + 6) + 6}" fill="white" fill-opacity="0.85" stroke="#bbb"/>`;
   labels.forEach((label, i) => {
     const yy = y + i * (fontSize + 6);
     const dash = LM_DASHES[i % LM_DASHES.length];
