@@ -4,6 +4,12 @@ Without the mask, position i can read token i+1, which is exactly its target, so
 and validation losses fall far below the masked model's; at generation time the next token
 does not exist yet, and the samples are garbage. These helpers train the pair on the same
 batches and measure the three symptoms.
+
+The 2 x 2 experiment (notebook 08, section 5, and its widget): each model run with and without
+the mask (`with_mask`), keyed (trained, evaluated). Per cell: the teacher-forced loss of
+validation windows (`grid_losses`), the attention map on a prefix (`grid_maps`), and samples with
+their generation-time loss under a judge that is neither model, a Kneser-Ney n-gram counted on the
+training text (`fit_judge`, `judge_samples`, `grid_samples`).
 """
 
 from __future__ import annotations
