@@ -139,3 +139,19 @@ def test_full_corpus_from_the_mirror(isolated, monkeypatch):
     assert poems[0].startswith("秦川雄帝宅，函谷壮皇居。"), "simplified: 壯 became 壮"
     assert tang.quatrains(poems) == load_items("tang5"), "tang5 is exactly the quatrains of tang"
     assert not any("\n" in p for p in poems)
+
+
+def test_constrain_to_form_forces_the_quatrain():
+    import torch
+
+    assert [tang.form_positions(w) for w in (0, 4, 5, 6, 11, 17, 23, 24, 30)] == \
+        ["character", "character", "comma", "character", "period", "comma", "period", "end", "end"]
+    logits = torch.arange(12.0).reshape(2, 6)  # (B=2, V=6)
+    out = tang.constrain_to_form(logits, 0, comma_id=1, period_id=2, boundary_id=0)
+    assert torch.isinf(out[:, :3]).all() and torch.equal(out[:, 3:], logits[:, 3:])
+    for written, allowed in ((5, 1), (11, 2), (24, 0)):
+        out = tang.constrain_to_form(logits, written, 1, 2, 0)
+        assert torch.isfinite(out).sum().item() == 2 and torch.equal(out[:, allowed], logits[:, allowed])
+    assert torch.equal(logits, torch.arange(12.0).reshape(2, 6)), "the input is not modified"
+    with pytest.raises(ValueError):
+        tang.form_positions(-1)

@@ -161,3 +161,27 @@ def form_report(poems: list[str]) -> dict[str, float]:
         both += is_quatrain(poem)
     n = len(poems)
     return {"four_lines": four / n, "line_lengths": lengths / n, "punctuation": punct / n, "form": both / n}
+
+
+def form_positions(written: int) -> str:
+    """What a five-character quatrain allows after `written` symbols: 'comma', 'period', 'end' or 'character'."""
+    if written < 0:
+        raise ValueError(f"written counts symbols already written and must be >= 0, got {written}")
+    if written >= LINES * (LINE_LENGTH + 1):
+        return "end"
+    if written % (LINE_LENGTH + 1) == LINE_LENGTH:
+        return "comma" if written % (2 * (LINE_LENGTH + 1)) == LINE_LENGTH else "period"
+    return "character"
+
+
+def constrain_to_form(logits, written: int, comma_id: int, period_id: int, boundary_id: int):
+    """Next-token logits (B, V) with -inf wherever a five-character quatrain forbids the token after `written` symbols."""
+    place = form_positions(written)
+    out = logits.clone()  # (B, V)
+    if place == "character":
+        out[:, [comma_id, period_id, boundary_id]] = float("-inf")
+        return out
+    allowed = {"comma": comma_id, "period": period_id, "end": boundary_id}[place]
+    out[:, :allowed] = float("-inf")
+    out[:, allowed + 1 :] = float("-inf")
+    return out
