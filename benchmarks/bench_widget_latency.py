@@ -157,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--screenshots", type=Path, default=REPO_ROOT / "docs" / "screenshots")
     parser.add_argument("--run-timeout", type=float, default=900.0, help="seconds the notebooks may run (default 900)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch threads in the kernels (default 1, as the test suite: on a loaded machine more cost far more)")
     parser.add_argument("notebooks", nargs="*", help="widget notebooks (default: every one in notebooks/)")
     args = parser.parse_args(argv)
     names = args.notebooks or [name for name in WIDGET_NOTEBOOKS if (NOTEBOOKS_DIR / name).is_file()]
@@ -177,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             (source / name).write_bytes((NOTEBOOKS_DIR / name).read_bytes())
         demo = write_demo_notebook(source).name
         plan = {demo: [DEMO_WIDGET_CLASS], **{name: WIDGET_NOTEBOOKS[name] for name in names}}
-        with start_lab(list(plan), source=source) as server, launch_chromium() as browser:
+        threads = {"OMP_NUM_THREADS": str(args.threads), "MKL_NUM_THREADS": str(args.threads)}
+        with start_lab(list(plan), source=source, env=threads) as server, launch_chromium() as browser:
             lab_url = f"{server.base_url}/lab?token={server.token}"
             pages = {name: open_notebook(browser, server, name) for name in plan}
             run_started = time.perf_counter()
@@ -226,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         "all_meet_target": bool(course) and all(r["meets_target"] for r in course),
         "load_average_1min": round(os.getloadavg()[0], 2),
         "cpu_count": os.cpu_count(),
+        "kernel_threads": args.threads,
         "seconds": round(time.perf_counter() - started, 1),
     }
     print(json.dumps(summary))

@@ -294,7 +294,9 @@ def open_notebook(context, server: LabServer, name: str, timeout_s: float = 90.0
 def start_run_all(page) -> None:
     """Ask JupyterLab to run every cell, once the kernel is idle (before that, Run All is silently lost)."""
     page.wait_for_function(_KERNEL_IDLE_JS, timeout=90_000)
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    # execute() resolves only when every cell has run: do not wait for it here, so several notebooks
+    # run side by side (wait_for_run follows each one).
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); return true; }")
 
 
 def wait_for_run(page, timeout_s: float = 240.0, progress=None, every_s: float = 15.0) -> dict:
