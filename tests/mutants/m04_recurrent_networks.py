@@ -42,3 +42,21 @@ MUTANTS.append(
            target=TBPTT, message=r"state carried across chunks",
            edits=[Edit(cell="tbptt-def", old="h = last.detach() if carry else torch.zeros_like(last)", new="h = torch.zeros_like(last)")],
            skip=[TRAIN, COMPARE]))
+
+RNN_TIMING, CHAIN_TIMING = "cell-18", "cell-20"
+BEFORE_TIMING = ["cell-04", TRAIN, COMPARE, "tbptt-def", TBPTT, BPTT_DEF, GRADIENTS, CLIPPING, RECALL, RECALL_GRAD]
+MUTANTS += [
+    Mutant(name="rnn_length_fixed", removes="the sequence length: the RNN is always timed on the shortest sequences",
+           target=RNN_TIMING, message=r"grow in proportion to T",
+           edits=[Edit(cell=RNN_TIMING, old="training_step(layer, timing_inputs[T])",
+                       new='training_step(layer, timing_inputs[T if name == "attention" else TIMING_LENGTHS[0]])')],
+           skip=BEFORE_TIMING),
+    Mutant(name="chain_merged", removes="the chain: the 'chained' version is the merged product",
+           target=CHAIN_TIMING, message=r"chained steps should be several times slower",
+           edits=[Edit(cell=CHAIN_TIMING, old='"chained": chained,', new='"chained": all_at_once,')],
+           skip=BEFORE_TIMING),
+    Mutant(name="independent_steps_merged", removes="the step-by-step loop: the independent steps are timed merged",
+           target=CHAIN_TIMING, message=r"cost about as much as the chain",
+           edits=[Edit(cell=CHAIN_TIMING, old='"step by step": step_by_step,', new='"step by step": all_at_once,')],
+           skip=BEFORE_TIMING),
+]

@@ -6,6 +6,16 @@ NOTEBOOK = "03_fixed_window_neural_lm.ipynb"
 _MC = "def make_contexts(ids: list[int], window: int, pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:\n"
 _PC = "def mlp_parameter_count(vocab_size: int, window: int, d_embed: int, d_hidden: int) -> int:\n"
 _CT = "def closest_tokens(C: torch.Tensor, index: int, k: int) -> list[int]:\n"
+_RW = "def train_recall_window(task: RecallTask, batches, max_steps: int) -> WindowMLPLM:\n"
+
+
+def _recall(window: str, d_embed: int, d_hidden: int, lr: float, steps: str = "max_steps") -> str:
+    """A train_recall_window solution with the given window expression, sizes, learning rate and number of batches."""
+    return (_RW + f"    model = WindowMLPLM(WindowMLPConfig(task.vocab_size, window={window}, d_embed={d_embed}, d_hidden={d_hidden}))\n"
+            f"    optimizer = torch.optim.AdamW(model.parameters(), lr={lr})\n"
+            f"    for _ in range({steps}):\n"
+            "        x, y = batches()\n        optimizer.zero_grad()\n        model.loss(x, y).backward()\n        optimizer.step()\n"
+            "    return model")
 WRONG = {
     "ex1_make_contexts": [
         Wrong("padded_on_the_right", _MC + "    padded = list(ids) + [pad_id] * (window - 1)\n"
@@ -49,6 +59,14 @@ WRONG = {
               "    similarity[index] = -float('inf')\n    return similarity.topk(k).indices",
               visible=r"list"),
     ],
+    "ex4_train_recall_window": [
+        Wrong("window_misses_the_key", _recall("task.gap + 1", 2, 32, 3e-2), visible=r"is it inside the window"),
+        Wrong("over_the_parameter_budget", _recall("task.length", 16, 64, 1e-2), visible=r"the budget is 2,000"),
+        Wrong("window_fixed_for_the_visible_gap", _recall("8", 2, 32, 3e-2)),  # L = 6 needs 8: fails only at L = 16
+        Wrong("learning_rate_too_small", _recall("task.length", 2, 32, 1e-4), visible=r"the target is 95 %"),
+        Wrong("more_batches_than_allowed", _recall("task.length", 2, 32, 1e-2, steps="2 * max_steps"),
+              visible=r"at most max_steps = 200 batches"),
+    ],
 }
 DELEGATIONS = {
     "ex1_make_contexts": [
@@ -70,5 +88,12 @@ DELEGATIONS = {
                               "    tools = importlib.import_module('utils.embedding_' + 'tools')\n"
                               "    return list(getattr(tools, 'nearest_' + 'neighbours')(C, index, k))",
                    denied="utils.embedding_tools.nearest_neighbours"),
+    ],
+    "ex4_train_recall_window": [
+        Delegation("module_access", "import utils.training as training\n\n\n" + _RW
+                   + "    model = WindowMLPLM(WindowMLPConfig(task.vocab_size, window=task.length, d_embed=2, d_hidden=32))\n"
+                     "    training.train(model, batches, training.TrainConfig(steps=max_steps, lr=3e-2, progress=False))\n"
+                     "    return model",
+                   denied="utils.training.train"),
     ],
 }
