@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     handle, temp = tempfile.mkstemp(dir=QUATRAIN_FILE.parent, suffix=".part")
     with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
         out.write(text)
+    os.chmod(temp, 0o644)  # mkstemp makes it private; the corpus is read by every user (the grader's sandbox too)
     os.replace(temp, QUATRAIN_FILE)
     print(f"wrote {QUATRAIN_FILE}: {poems} quatrains, {QUATRAIN_FILE.stat().st_size:,} bytes")
     return 0
