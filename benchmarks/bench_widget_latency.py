@@ -78,10 +78,21 @@ def row(widget: str, interaction: str, side: str, times: list[float], notebook: 
             "meets_target": median <= target_median and worst <= target_max}
 
 
-def repeat(page, widget_class: str, actions, moves: int, timeout_s: float) -> list[float]:
-    """Time `moves` actions (cycling through `actions`) after one warm-up."""
-    timed_action(page, widget_class, actions[0], timeout_s)  # warm-up: first comm round trip, decoders, JIT
-    return [timed_action(page, widget_class, actions[(i + 1) % len(actions)], timeout_s) for i in range(moves)]
+def repeat(page, widget_class: str, actions, moves: int, timeout_s: float, **kwargs) -> list[float]:
+    """Time `moves` actions (cycling through `actions`, each changing the view) after one warm-up."""
+    timed_action(page, widget_class, actions[0], timeout_s, **kwargs)  # warm-up: first comm round trip, decoders, JIT
+    return [timed_action(page, widget_class, actions[(i + 1) % len(actions)], timeout_s, **kwargs) for i in range(moves)]
+
+
+def measured(widget: str, interaction: str, side: str, notebook: str, measure) -> dict:
+    """The row of `measure()` (a list of ms), or a row saying why it failed (the others are still measured)."""
+    try:
+        return row(widget, interaction, side, measure(), notebook)
+    except Exception as error:  # noqa: BLE001 (Playwright's and ours): reported in the table
+        print(f"{widget} {interaction}: measuring failed: {error}", flush=True)
+        return {"widget": widget, "interaction": interaction, "side": side, "notebook": notebook, "median_ms": float("nan"),
+                "max_ms": float("nan"), "n": 0, "meets_target": False, "error": str(error)[:500]}
+
 
 
 def attention_rows(page, moves: int, notebook: str) -> list[dict]:
@@ -92,23 +103,34 @@ def attention_rows(page, moves: int, notebook: str) -> list[dict]:
     n = tokens.count()
     picks = [(3 + 5 * i) % n for i in range(7)]
     hovers = [lambda j=j: tokens.nth(j).hover() for j in picks]
-    rows = [row(cls, "hover a query token", "browser", repeat(page, cls, hovers, moves, 10), notebook)]
+    rows = [measured(cls, "hover a query token", "browser", notebook, lambda: repeat(page, cls, hovers, moves, 30))]
     strip = root.locator(".lm-attn-tokens")
-    strip.focus()
     keys = [lambda: page.keyboard.press("ArrowLeft"), lambda: page.keyboard.press("ArrowRight")]
-    rows.append(row(cls, "arrow key moves the query", "browser", repeat(page, cls, keys, moves, 10), notebook))
+
+    def arrow_keys() -> list[float]:
+        strip.focus()
+        return repeat(page, cls, keys, moves, 30)
+
+    rows.append(measured(cls, "arrow key moves the query", "browser", notebook, arrow_keys))
     select = root.locator("select.lm-attn-head")
-    heads = [option for option in select.locator("option").evaluate_all("os => os.map(o => o.value)")]
-    picks = [lambda h=h: select.select_option(h) for h in heads[1:] + heads[:1]]
-    rows.append(row(cls, "choose a head (or all)", "browser", repeat(page, cls, picks, moves, 10), notebook))
-    select.select_option(heads[1])
+    heads = select.locator("option").evaluate_all("os => os.map(o => o.value)")
+    current = heads.index(select.input_value())
+    order = heads[current + 1:] + heads[:current + 1]  # every pick differs from the one before (the current first)
+    picks = [lambda h=h: select.select_option(h) for h in order]
+    rows.append(measured(cls, "choose a head (or all)", "browser", notebook, lambda: repeat(page, cls, picks, moves, 30)))
     box = root.locator("input.lm-attn-text")
     text = box.input_value()
-    times = []
-    for i in range(moves + 1):  # every text new (ever shorter prefixes, then suffixes), so the models really run
-        box.fill(text[: len(text) - 1 - i] if len(text) - 1 - i >= 4 else text[i - len(text) + 5:])
-        times.append(timed_action(page, cls, lambda: box.press("Enter"), 60))
-    rows.append(row(cls, "new text (kernel runs the models)", "kernel", times[1:], notebook))
+
+    def new_texts() -> list[float]:
+        if select.input_value() == "-1":
+            select.select_option(heads[1])
+        times = []
+        for i in range(moves + 1):  # every text new (ever shorter prefixes, then suffixes), so the models really run
+            box.fill(text[: len(text) - 1 - i] if len(text) - 1 - i >= 4 else text[i - len(text) + 5:])
+            times.append(timed_action(page, cls, lambda: box.press("Enter"), 60, events=("keydown",)))
+        return times[1:]
+
+    rows.append(measured(cls, "new text (kernel runs the models)", "kernel", notebook, new_texts))
     return rows
 
 
@@ -119,18 +141,25 @@ def temperature_rows(page, moves: int, notebook: str) -> list[dict]:
     rows = []
     for name, selector in [("T slider key", "input.lm-temperature"), ("top-k slider key", "input.lm-top-k"),
                            ("top-p slider key", "input.lm-top-p")]:
-        root.locator(selector).focus()
-        if selector == "input.lm-top-p":
-            page.keyboard.press("End")
-            for _ in range(5):
-                page.keyboard.press("ArrowLeft")
-        if selector == "input.lm-top-k":
-            page.keyboard.press("Home")
-            page.keyboard.press("ArrowRight")
-        keys = [lambda: page.keyboard.press("ArrowRight"), lambda: page.keyboard.press("ArrowLeft")]
-        rows.append(row(cls, name, "browser", repeat(page, cls, keys, moves, 10), notebook))
-    clicks = [lambda v=v: root.locator(f"button[data-view='{v}']").click() for v in ("log", "cumulative", "linear")]
-    rows.append(row(cls, "axis toggle (linear / log / cumulative)", "browser", repeat(page, cls, clicks, moves, 10), notebook))
+        def keys_on(selector=selector) -> list[float]:
+            root.locator(selector).focus()
+            if selector == "input.lm-top-p":  # from off (1.0) into the range where p cuts
+                page.keyboard.press("End")
+                for _ in range(5):
+                    page.keyboard.press("ArrowLeft")
+            if selector == "input.lm-top-k":
+                page.keyboard.press("Home")
+                page.keyboard.press("ArrowRight")
+            keys = [lambda: page.keyboard.press("ArrowRight"), lambda: page.keyboard.press("ArrowLeft")]
+            return repeat(page, cls, keys, moves, 30)
+
+        rows.append(measured(cls, name, "browser", notebook, keys_on))
+    current = root.locator("button.lm-active[data-view]").get_attribute("data-view")
+    views = ["log", "cumulative", "linear"]
+    views = views[views.index(current) + 1:] + views[: views.index(current) + 1]
+    clicks = [lambda v=v: root.locator(f"button[data-view='{v}']").click() for v in views]
+    rows.append(measured(cls, "axis toggle (linear / log / cumulative), from click", "browser", notebook,
+                         lambda: repeat(page, cls, clicks, moves, 30, events=("click",))))
     return rows
 
 

@@ -473,13 +473,13 @@ def wait_for_new_figure(page, widget_class: str, before: dict, timeout_s: float 
 
 
 # Measured in the page: from the keydown event to the frame after the new figure has loaded.
-_ARM_LATENCY_JS = """(cls) => {
+_ARM_LATENCY_JS = """([cls, events]) => {
   const root = document.querySelector('.' + cls);
   const figures = Array.from(root.querySelectorAll(FIGURES));
   const result = {start: null, end: null};
   window.__lmLatency = result;
   const onInput = () => { if (result.start === null) result.start = performance.now(); };
-  const events = ['keydown', 'mousedown', 'mouseover', 'input'];
+
   events.forEach(name => document.addEventListener(name, onInput, {capture: true, once: true}));
   const sources = figures.map(SOURCE);
   const onLoad = () => {
@@ -498,15 +498,23 @@ _ARM_LATENCY_JS = """(cls) => {
 }""".replace("FIGURES", _FIGURES_JS).replace("SOURCE", _SOURCE_JS).replace("DRAWN", _DRAWN_JS)
 
 
-def timed_action(page, widget_class: str, action, timeout_s: float = 60.0) -> float:
+INPUT_EVENTS = ("keydown", "mousedown", "mouseover", "input")
+
+
+def timed_action(page, widget_class: str, action, timeout_s: float = 60.0, events=INPUT_EVENTS) -> float:
     """Run `action()` (a key press, click or hover by Playwright); milliseconds, measured in the page, from
-    its first input event (keydown, mousedown, mouseover, input) to the frame after the widget's figure
-    changed (a new image loaded, or a browser-drawn figure's data-lm-frame moved on)."""
-    page.evaluate(_ARM_LATENCY_JS, widget_class)
+    its first input event (one of `events`) to the frame after the widget's figure changed (a new image
+    loaded, or a browser-drawn figure's data-lm-frame moved on)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.evaluate(_ARM_LATENCY_JS, [widget_class, list(events)])
     try:
         action()
         page.wait_for_function("() => window.__lmLatency.end !== null && window.__lmLatency.start !== null",
                                timeout=timeout_s * 1000, polling=10)
+    except PlaywrightTimeout:
+        seen = page.evaluate("() => window.__lmLatency")
+        raise TimeoutError(f"{widget_class}: no redraw within {timeout_s:.0f} s of the action (in the page: {seen})") from None
     finally:
         latency = page.evaluate("() => { window.__lmLatencyCleanup(); return window.__lmLatency; }")
     return latency["end"] - latency["start"]

@@ -151,7 +151,7 @@ function render({ model, el }) {
   // The figure: an SVG bar chart whose bars are created once and re-sized on every change.
   const W = 900, H = 330, left = 70, right = 12, top = 12, bottom = 56;
   const plotW = W - left - right, plotH = H - top - bottom, step = plotW / nBars;
-  const svg = element("svg", { class: "lm-figure lm-temperature-figure", viewBox: `0 0 ${W} ${H}`, width: String(W), height: String(H),
+  const svg = element("svg", { class: "lm-figure lm-temperature-figure", viewBox: `0 0 ${W} ${H}`, style: `width: 100%; max-width: ${W}px; height: auto;`,
                                role: "img", "data-lm-frame": "0" }, root, SVG);
   const axisGroup = element("g", { class: "lm-axis" }, svg, SVG);
   const bars = order.map((token, i) => {
@@ -163,7 +163,7 @@ function render({ model, el }) {
     return rect;
   });
   const pLine = element("line", { x1: String(left), x2: String(left + plotW), class: "lm-p-line", visibility: "hidden" }, svg, SVG);
-  const pText = element("text", { x: String(left + plotW - 4), "text-anchor": "end", class: "lm-p-text", visibility: "hidden" }, svg, SVG);
+  const pText = element("text", { x: String(left + 6), "text-anchor": "start", class: "lm-p-text", visibility: "hidden" }, svg, SVG);
   const samplesBox = element("div", { class: "lm-aw-samples" }, root);
   let frame = 0;
 
