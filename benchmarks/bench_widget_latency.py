@@ -163,7 +163,7 @@ def temperature_rows(page, moves: int, notebook: str) -> list[dict]:
     return rows
 
 
-def other_rows(page, lab_url: str) -> list[dict] | None:
+def other_rows(page, lab_url: str, notebook: str) -> list[dict] | None:
     """The mask / positional widgets' rows from their own module, if it exists (None otherwise)."""
     if not OTHER_ROWS.is_file():
         return None
@@ -173,6 +173,7 @@ def other_rows(page, lab_url: str) -> list[dict] | None:
     result = []
     for item in module.rows(page, lab_url):
         item = dict(item)
+        item.setdefault("notebook", notebook)
         side = item.get("side", "kernel")
         target_median, target_max = TARGETS[side]
         item.setdefault("meets_target", item["median_ms"] <= target_median and item["max_ms"] <= target_max)
@@ -237,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
                         new = attention_rows(page, args.moves, name)
                     elif widget_class == "lm-temperature-widget":
                         new = temperature_rows(page, args.moves, name)
-                    elif widget_class in OTHER_WIDGETS and (found := other_rows(page, lab_url)) is not None:
+                    elif widget_class in OTHER_WIDGETS and (found := other_rows(page, lab_url, name)) is not None:
                         new = found
                     else:
                         timed_move(page, widget_class)  # warm-up
