@@ -58,3 +58,34 @@ def test_median_tokens_per_second_skips_the_warm_up_and_outliers():
     speed = median_tokens_per_second(lambda: now.__setitem__(0, now[0] + next(durations)), 10, repeats=3,
                                      clock=lambda: now[0])
     assert speed == pytest.approx(20.0)
+
+
+def test_theil_sen_ignores_one_outlier_that_moves_least_squares():
+    from utils.generation_cost import loglog_slope, theil_sen_slope
+
+    lengths = [64, 128, 256, 512, 1024]
+    seconds = [1e-3 * n for n in lengths]
+    assert abs(theil_sen_slope(lengths, seconds) - 1.0) < 1e-9
+    seconds[-2] *= 30  # one burst of load
+    assert abs(theil_sen_slope(lengths, seconds) - 1.0) < 0.3
+    assert abs(loglog_slope(lengths, seconds) - 1.0) > 0.3
+
+
+def test_interleaved_fastest_takes_the_minimum_after_warmup_round_robin():
+    from utils.generation_cost import interleaved_fastest
+
+    calls, values = [], iter([9.0, 9.0, 3.0, 5.0, 1.0, 7.0])  # warm-up round, then two rounds
+    result = interleaved_fastest(lambda n: calls.append(n) or next(values), [1, 2], repeats=2, warmup=1)
+    assert calls == [1, 2, 1, 2, 1, 2] and result == [1.0, 5.0]
+    with pytest.raises(ValueError):
+        interleaved_fastest(lambda n: 1.0, [], repeats=2)
+
+
+def test_robust_timers_on_a_tiny_model():
+    from utils.generation_cost import per_token_times, training_step_times
+    from utils.transformer import TransformerConfig, TransformerLM
+
+    model = TransformerLM(TransformerConfig(7, context_length=64, n_layer=1, n_head=2, d_model=8, positional="rotary"))
+    assert all(t > 0 for t in per_token_times(model, [4, 8], n_steps=2, repeats=2))
+    assert all(t > 0 for t in training_step_times(model, [4, 8], batch_size=2, repeats=2))
+    assert not model.training

@@ -5,6 +5,13 @@ single-token step() calls. For a Transformer without a cache each step re-runs t
 history (work grows with n, and its attention with n^2); with a KV cache a step computes one
 position against n cached keys (grows with n, from a small base); an RNN step reads one token
 and a fixed-size state (constant). The slope of log(time) against log(n) estimates the power.
+
+On a shared machine other programs only ever add time, so the robust versions below
+(`per_token_times`, `training_step_times`) count this process's CPU seconds (`time.process_time`:
+time spent waiting for a busy CPU does not count, wall time would), take the fastest of several
+repeats (as Python's `timeit` documentation advises) and measure the lengths round-robin, so that
+a burst of load hits every length alike; `theil_sen_slope` fits the power so that one bad point
+barely moves it.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 
@@ -28,6 +35,69 @@ def loglog_slope(lengths: Sequence[float], seconds: Sequence[float]) -> float:
     xs, ys = [math.log(x) for x in lengths], [math.log(y) for y in seconds]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def theil_sen_slope(lengths: Sequence[float], seconds: Sequence[float]) -> float:
+    """Median of the pairwise slopes of log(seconds) against log(length) (Theil-Sen): robust to one outlying point."""
+    loglog_slope(lengths, seconds)  # the same checks on the input
+    points = [(math.log(x), math.log(y)) for x, y in zip(lengths, seconds)]
+    slopes = [(y2 - y1) / (x2 - x1) for i, (x1, y1) in enumerate(points) for x2, y2 in points[i + 1 :] if x2 != x1]
+    if not slopes:
+        raise ValueError("need at least two different lengths")
+    return statistics.median(slopes)
+
+
+def interleaved_fastest(measure: Callable[[int], float], lengths: Sequence[int], repeats: int = 5, warmup: int = 1) -> list[float]:
+    """Fastest of `repeats` calls measure(n) for each length, taken round-robin over the lengths after `warmup` rounds."""
+    if repeats < 1 or not lengths:
+        raise ValueError(f"need repeats >= 1 and at least one length, got {repeats} and {list(lengths)}")
+    best = [math.inf] * len(lengths)
+    for round_ in range(warmup + repeats):
+        for i, n in enumerate(lengths):
+            seconds = measure(n)
+            if round_ >= warmup:
+                best[i] = min(best[i], seconds)
+    return best
+
+
+@torch.no_grad()
+def _step_seconds(model: LanguageModel, history_length: int, n_steps: int, seed: int, clock=time.process_time) -> float:
+    """Seconds (of `clock`) per step() call, n_steps calls after a state built from `history_length` random tokens (not timed)."""
+    generator = torch.Generator().manual_seed(seed)
+    history = torch.randint(0, model.vocab_size, (1, history_length), generator=generator).to(model.device)  # (1, n)
+    _, state = model.step(history, model.start_state(1))
+    token = history[:, -1:]  # (1, 1)
+    start = clock()
+    for _ in range(n_steps):
+        _, state = model.step(token, state)
+    return (clock() - start) / n_steps
+
+
+def per_token_times(model: LanguageModel, lengths: Sequence[int], n_steps: int = 4, repeats: int = 5, seed: int = 0,
+                    warmup: int = 1, clock=time.process_time) -> list[float]:
+    """CPU seconds per generated token after each history length: the fastest of `repeats`, lengths round-robin."""
+    model.eval()
+    return interleaved_fastest(lambda n: _step_seconds(model, n, n_steps, seed, clock), lengths, repeats, warmup)
+
+
+def training_step_times(model: LanguageModel, lengths: Sequence[int], batch_size: int = 8, repeats: int = 5, seed: int = 0,
+                        warmup: int = 1, clock=time.process_time) -> list[float]:
+    """CPU seconds of one forward + backward pass per length: the fastest of `repeats`, lengths round-robin."""
+    batches = {n: torch.randint(0, model.vocab_size, (batch_size, n), generator=torch.Generator().manual_seed(seed)).to(model.device)
+               for n in lengths}  # (B, n) each
+
+    def one_pass(n: int) -> float:
+        start = clock()
+        model.loss(batches[n], batches[n]).backward()  # any targets: only the cost matters
+        seconds = clock() - start
+        model.zero_grad(set_to_none=True)
+        return seconds
+
+    model.train()
+    try:
+        return interleaved_fastest(one_pass, lengths, repeats, warmup)
+    finally:
+        model.eval()
 
 
 @torch.no_grad()

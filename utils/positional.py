@@ -108,9 +108,9 @@ def rotary_cos_sin(
 
 
 def apply_rotary(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    """Rotate each pair (x_i, x_{i + d/2}) of x (..., T, d) by its angle; cos, sin (T, d/2)."""
+    """Rotate each pair (x_i, x_{i + d/2}) of x (..., T, d) by its angle; cos, sin (T, d/2), or (..., T, d/2) per row."""
     half = x.shape[-1] // 2
-    if cos.shape != (x.shape[-2], half):
+    if cos.shape[-2:] != (x.shape[-2], half) or cos.dim() > x.dim():
         raise ValueError(f"cos/sin of shape {tuple(cos.shape)} do not fit x of shape {tuple(x.shape)}")
     first, second = x[..., :half], x[..., half:]  # (..., T, d/2) each
     cos, sin = cos.to(x.dtype), sin.to(x.dtype)

@@ -24,6 +24,8 @@ TRY_ITS: dict[str, dict[str, str]] = {
     "05_attention.ipynb": {"wide_d_k_16": "WIDE_D_K = 16", "qk_mean_half": "QK_MEAN = 0.5"},
     "07_transformer_lm.ipynb": {"grid_layers_2": "GRID_LAYERS = 2"},
     "08_masks_copy_failure.ipynb": {"positional_none": 'POSITIONAL = "none"', "two_layers": "N_LAYER = 2"},
+    "09_decoding.ipynb": {"new_tokens_48": "NEW_TOKENS = 48"},
+    "10_generation_cost_kv_cache.ipynb": {"prompt_length_16": "PROMPT_LENGTH = 16"},
 }
 
 

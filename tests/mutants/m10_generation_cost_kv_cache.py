@@ -6,6 +6,7 @@ NOTEBOOK = "10_generation_cost_kv_cache.ipynb"
 
 LAYER, GENERATE, TRAIN, PER_TOKEN = "08622f53", "5cc90a8f", "c3a1be2e", "28435f6e"
 PREFILL, MEMORY, KV_HEADS, BEAM = "prefill_decode", "cache_memory", "kv_heads", "cached_beam"
+RAGGED = "ragged_batch"
 TIMING = [TRAIN, PER_TOKEN, PREFILL, MEMORY, KV_HEADS, BEAM]
 
 
@@ -95,4 +96,18 @@ import utils.decoding as _decoding
 _reorder = _decoding.reorder_state
 _decoding.reorder_state = lambda state, index: _reorder(state, index.flip(0))  # each beam gets another beam's cache
 """)], skip=_others(BEAM)),
+    Mutant(name="ragged_positions_from_column_0", removes="the position-id offset (positions counted from the padded row's first column)",
+           target=RAGGED, message=r"ragged batch's logits should equal",
+           patches=[Patch(before=RAGGED, code="""
+import torch as _torch
+import utils.ragged as _ragged
+_ragged.position_ids = lambda real: _torch.arange(real.shape[1]).expand_as(real)
+""")], skip=[GENERATE, *TIMING]),
+    Mutant(name="ragged_padding_not_masked", removes="the padding mask (real tokens attend to the padding)",
+           target=RAGGED, message=r"ragged batch's logits should equal|writes alone",
+           patches=[Patch(before=RAGGED, code="""
+import torch as _torch
+import utils.ragged as _ragged
+_ragged.padding_bias = lambda real_keys, n_queries: _torch.zeros(real_keys.shape[0], 1, n_queries, real_keys.shape[1])
+""")], skip=[GENERATE, *TIMING]),
 ]

@@ -31,6 +31,7 @@ _BEAM_LOOP = ("        for value, index in zip(values.tolist(), flat.tolist()):\
               "        alive = survivors\n"
               "        if not alive:\n"
               "            break\n")
+_NEXT = "def my_next_token(logits: torch.Tensor, generator: torch.Generator) -> int:\n"
 _GNMT = "    return max(finished + alive, key=lambda h: h[1] / ((5 + len(h[0])) / 6) ** alpha)\n"
 
 WRONG = {
@@ -110,6 +111,19 @@ WRONG = {
         Wrong("stop_stays_in_beam", _BEAM_HEAD + _BEAM_LOOP.replace("            if index % V == stop_id:\n", "            if False:\n")
               + _GNMT, visible=r"alpha = 0 with stop_id = 0"),
     ],
+    "ex5_my_next_token": [
+        Wrong("greedy", _NEXT + "    return int(logits.argmax())", visible=r"close to\) greedy"),
+        Wrong("plain_sampling", _NEXT + "    probs = torch.exp(logits - logits.max())\n"
+                                        "    return int(torch.multinomial(probs / probs.sum(), 1, generator=generator))"),
+        Wrong("multiplies_by_t", _NEXT + "    probs = torch.exp((logits - logits.max()) * 0.7)\n"
+                                         "    return int(torch.multinomial(probs / probs.sum(), 1, generator=generator))"),
+        Wrong("uniform_top_k", _NEXT + "    keep = torch.topk(logits, 5).indices\n"
+                                       "    return int(keep[torch.randint(0, 5, (1,), generator=generator)])",
+              visible=r"never sample uniformly"),
+        Wrong("global_random_state", _NEXT + "    probs = torch.exp((logits - logits.max()) / 0.7)\n"
+                                             "    return int(torch.multinomial(probs / probs.sum(), 1))",
+              visible=r"same generator seed gave another token"),
+    ],
 }
 
 _WRAP = ("from utils.interface import LanguageModel\n\n\n"
@@ -160,5 +174,14 @@ DELEGATIONS = {
                      "                 stop_id=stop_id)\n"
                      "    return tuple(new), sequence_log_prob(model, torch.tensor(prefix), torch.tensor(new))",
                    denied="utils.decoding.decode"),
+    ],
+    "ex5_my_next_token": [
+        Delegation("sample_next", "from utils.sampling import sample_next\n\n\n" + _NEXT
+                   + "    return int(sample_next(logits[None], 0.9, top_p=0.9, generator=generator)[0])",
+                   denied="utils.sampling.sample_next"),
+        Delegation("next_token_probs_module", "import utils.sampling as sampling\n\n\n" + _NEXT
+                   + "    probs = sampling.next_token_probs(logits, 0.9, top_p=0.9)\n"
+                     "    return int(torch.multinomial(probs, 1, generator=generator))",
+                   denied="utils.sampling.next_token_probs"),
     ],
 }

@@ -8,6 +8,13 @@ _APPEND = "def append_to_cache(cache_k, cache_v, k_new: torch.Tensor, v_new: tor
 _STEP = "def cached_attention_step(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:\n"
 _BYTES = "def cache_bytes_per_token(n_layer: int, n_head: int, n_kv_head: int, d_model: int, bytes_per_value: int) -> int:\n"
 
+_FAST = "def fast_greedy(model, prompt: list[int], n_new: int) -> list[int]:\n"
+_FAST_LOOP = ("    tokens = []\n    with torch.no_grad():\n"
+              "        logits, state = model.step(torch.tensor([prompt]), model.start_state(1))\n"
+              "        for _ in range(n_new):\n"
+              "            tokens.append(int(logits[0].argmax()))\n"
+              "            logits, state = model.step(torch.tensor([[tokens[-1]]]), state)\n")
+
 WRONG = {
     "ex1_append_to_cache": [
         Wrong("new_first", _APPEND + "    if cache_k is None:\n        return k_new, v_new\n"
@@ -48,6 +55,20 @@ WRONG = {
         Wrong("float_result", _BYTES + "    return 2 * n_layer * n_kv_head * d_model / n_head * bytes_per_value",
               visible=r"return an int"),
     ],
+    "ex4_fast_greedy": [
+        Wrong("rerun_history", _FAST + "    ids = list(prompt)\n    with torch.no_grad():\n        for _ in range(n_new):\n"
+                                       "            ids.append(int(model(torch.tensor([ids]))[0, -1].argmax()))\n"
+                                       "    return ids[len(prompt):]"),  # right tokens, no faster: only the hidden timing sees it
+        Wrong("returns_prompt_too", _FAST + _FAST_LOOP + "    return list(prompt) + tokens", visible=r"return the new tokens only"),
+        Wrong("forgets_the_cache", _FAST + "    tokens = []\n    with torch.no_grad():\n"
+                                           "        logits, state = model.step(torch.tensor([prompt]), model.start_state(1))\n"
+                                           "        for _ in range(n_new):\n"
+                                           "            tokens.append(int(logits[0].argmax()))\n"
+                                           "            logits, state = model.step(torch.tensor([[tokens[-1]]]), model.start_state(1))\n"
+                                           "    return tokens", visible=r"greedy tokens .* expected"),
+        Wrong("last_prompt_token_only", _FAST + _FAST_LOOP.replace("torch.tensor([prompt])", "torch.tensor([prompt[-1:]])")
+              + "    return tokens", visible=r"first new token should be|greedy tokens .* expected"),
+    ],
 }
 
 DELEGATIONS = {
@@ -67,5 +88,13 @@ DELEGATIONS = {
         Delegation("package_formula", "from utils.generation_cost import cache_bytes_formula\n\n\n" + _BYTES
                    + "    return cache_bytes_formula(n_layer, n_kv_head, d_model // n_head, 1, bytes_per_value)",
                    denied="utils.generation_cost.cache_bytes_formula"),
+    ],
+    "ex4_fast_greedy": [
+        Delegation("generate", "from utils.sampling import generate\n\n\n" + _FAST
+                   + "    out = generate(model, torch.tensor([prompt]), n_new, temperature=0)\n    return out[0, len(prompt):].tolist()",
+                   denied="utils.sampling.generate"),
+        Delegation("decode_module", "import utils.decoding as d\n\n\n" + _FAST
+                   + "    return d.decode(model, prompt, n_new, d.DecodingMethod('greedy', temperature=0))",
+                   denied="utils.decoding.decode"),
     ],
 }
