@@ -36,7 +36,7 @@ function figureUrl(data, kind, baseIndex, dims) {
   body += `<image href="${lmHeatmapPng(heat, lut, -scale, scale)}" x="${hb.x}" y="${hb.y}" width="${hb.w}" height="${hb.h}" ` +
     `preserveAspectRatio="none" style="image-rendering:pixelated" image-rendering="pixelated"/>`;
   const heatAxes = lmAxes(hb, [-0.5, heat[0].length - 0.5], [heat.length - 0.5, -0.5],
-    {fontSize: fs, xlabel: view.heat_xlabel, ylabel: view.heat_ylabel, title: view.heat_title, xticks: 4, yticks: 4});
+    {fontSize: fs, xlabel: view.heat_xlabel, ylabel: view.heat_ylabel, title: view.heat_title, xticks: 4, yticks: 4, grid: false});
   body += heatAxes.body + lmColorbar(hb.x + hb.w + 8, hb.y, 12, hb.h, lut, -scale, scale, 13);
   // 2) curves of the chosen columns of the heatmap
   const cb = {x: 400, y: 46, w: 230, h: 300};
@@ -56,7 +56,7 @@ function figureUrl(data, kind, baseIndex, dims) {
     lmPolyline(offsets, row, scoreAxes.px, scoreAxes.py, i, `data-role="score" data-curve="${i}"`)).join("");
   body += lmLegend(sb.x + 8, sb.y + 14, view.curve_labels, 13);
   const baseText = view.by_base ? `, base ${data.bases[baseIndex]}` : "";
-  body += `<text x="${W / 2}" y="${H - 40}" font-size="${fs + 1}" text-anchor="middle">${lmEscape(view.caption + baseText)}</text>`;
+  body += `<text x="${W / 2}" y="${H - 12}" font-size="${fs + 1}" text-anchor="middle">${lmEscape(view.caption + baseText)}</text>`;
   return lmSvgUrl(W, H, body, `${kind} positions${baseText}: encoding heatmap, curves, and attention score against offset`);
 }
 

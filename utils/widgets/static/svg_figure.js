@@ -97,7 +97,7 @@ function lmAxes(box, xlim, ylim, opts) {
   }
   for (const t of lmTicks(Math.min(...ylim), Math.max(...ylim), opts.yticks || 5)) {
     body += `<line x1="${x - 5}" x2="${x}" y1="${py(t).toFixed(1)}" y2="${py(t).toFixed(1)}" stroke="#444"/>` +
-      `<line x1="${x}" x2="${x + w}" y1="${py(t).toFixed(1)}" y2="${py(t).toFixed(1)}" stroke="#ddd"/>` +
+      (opts.grid === false ? "" : `<line x1="${x}" x2="${x + w}" y1="${py(t).toFixed(1)}" y2="${py(t).toFixed(1)}" stroke="#ddd"/>`) +
       `<text x="${x - 8}" y="${(py(t) + fs * 0.35).toFixed(1)}" font-size="${fs}" text-anchor="end">${lmFormat(t)}</text>`;
   }
   if (opts.xlabel) body += `<text x="${x + w / 2}" y="${y + h + 2 * fs + 14}" font-size="${fs}" text-anchor="middle">${lmEscape(opts.xlabel)}</text>`;
