@@ -17,6 +17,8 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--fast", action="store_true", help="run with the test sizes (LM_FAST=1) instead of full sizes")
     build.add_argument("--timeout", type=int, default=900, help="seconds a cell may run (default: 900)")
     build.add_argument("--notebooks-dir", type=Path, default=None, help="folder of NN_name.ipynb notebooks")
+    build.add_argument("--no-chinese", action="store_true",
+                       help="leave out the Chinese pages (site/zh/, built from notebooks/zh and lessons/zh)")
     build.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks (default: all, in course order)")
     args = parser.parse_args(argv)
     if args.notebooks:
@@ -25,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         notebooks = course_notebooks(args.notebooks_dir)
     else:
         notebooks = None
-    lessons = build_site(args.out, notebooks, fast=args.fast, timeout_s=args.timeout)
+    lessons = build_site(args.out, notebooks, fast=args.fast, timeout_s=args.timeout, chinese=not args.no_chinese)
     return 0 if lessons else 1
 
 

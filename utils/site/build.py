@@ -19,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 
+from utils.site.languages import LANG, add_switch, chinese_notebook_path, chinese_version, write_chinese_index
 from utils.site.lessons import DEFAULT_LESSONS_DIR, lesson_path, render_lesson
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -91,12 +92,17 @@ def execute_notebook(path: Path, workdir: Path, fast: bool, timeout_s: int) -> n
     return notebook
 
 
-def export_html(notebook: nbformat.NotebookNode, previous_page: str | None, next_page: str | None) -> str:
+NAV_LABELS = {"en": {"nav_all": "&larr; All lessons", "nav_previous": "previous", "nav_next": "next"},
+              "zh": {"nav_all": "&larr; 全部课程", "nav_previous": "上一课", "nav_next": "下一课"}}
+
+
+def export_html(notebook: nbformat.NotebookNode, previous_page: str | None, next_page: str | None,
+                lang: str = "en") -> str:
     """The notebook as a standalone HTML page whose scripts come from ./vendor (see templates/course)."""
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(template_name="course", extra_template_basedirs=[str(TEMPLATE_DIR)])
-    resources = {"vendor_url": "vendor", "previous_page": previous_page, "next_page": next_page}
+    resources = {"vendor_url": "vendor", "previous_page": previous_page, "next_page": next_page, **NAV_LABELS[lang]}
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
     return body
 
@@ -151,9 +157,11 @@ def build_site(
     timeout_s: int = 900,
     log=print,
     lessons_dir: Path = DEFAULT_LESSONS_DIR,
+    chinese: bool = True,
 ) -> list[Lesson]:
     """Execute `notebooks` (default: all of notebooks/, in course order) and export the site into `out`,
-    with the lesson plan of each notebook (lessons_dir/NN_name.md) when there is one."""
+    with the lesson plan of each notebook (lessons_dir/NN_name.md) when there is one, and the Chinese
+    pages in out/zh/ for notebooks that have a Chinese edition (the English run's outputs, Chinese prose)."""
     paths = sorted(Path(p) for p in notebooks) if notebooks is not None else course_notebooks()
     if not paths:
         raise ValueError("no notebooks to build; pass notebook paths or check notebooks/")
@@ -166,6 +174,10 @@ def build_site(
     (out / "notebooks").mkdir(exist_ok=True)
     pages = [path.with_suffix(".html").name for path in paths]
     lessons = []
+    zh_out, zh_rows = out / LANG, []  # the Chinese pages, for notebooks that have notebooks/zh/<name>
+    if chinese:
+        copy_vendor(zh_out)
+        (zh_out / "notebooks").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="lm-site-") as tmp:
         workdir = Path(tmp)  # notebooks run in a scratch folder: whatever they write stays out of the repo
         for index, path in enumerate(paths):
@@ -174,7 +186,17 @@ def build_site(
             executed = execute_notebook(path, workdir, fast=fast, timeout_s=timeout_s)
             previous_page = pages[index - 1] if index > 0 else None
             next_page = pages[index + 1] if index + 1 < len(paths) else None
-            (out / pages[index]).write_text(export_html(executed, previous_page, next_page), encoding="utf-8")
+            page = export_html(executed, previous_page, next_page)
+            chinese_path = chinese_notebook_path(path)
+            if chinese and chinese_path.is_file():
+                chinese_executed = chinese_version(executed, chinese_path)
+                (zh_out / pages[index]).write_text(
+                    add_switch(export_html(chinese_executed, previous_page, next_page, lang="zh"),
+                               f"../{pages[index]}", "English"), encoding="utf-8")
+                shutil.copy2(chinese_path, zh_out / "notebooks" / path.name)
+                zh_rows.append([notebook_title(chinese_executed, path.stem), pages[index], None, path.name])
+                page = add_switch(page, f"zh/{pages[index]}", "中文")
+            (out / pages[index]).write_text(page, encoding="utf-8")
             shutil.copy2(path, out / "notebooks" / path.name)
             seconds = time.perf_counter() - start
             number = path.name[:2]
@@ -184,7 +206,21 @@ def build_site(
         plan = lesson_path(lesson.notebook.name, lessons_dir)
         if plan is not None:
             lesson.lesson_page = f"lesson_{plan.stem}.html"
-            (out / lesson.lesson_page).write_text(render_lesson(plan, set(pages)), encoding="utf-8")
-    write_index(out, lessons, fast)
+            page = render_lesson(plan, set(pages))
+            chinese_plan = lessons_dir / LANG / plan.name
+            row = next((r for r in zh_rows if r[1] == lesson.page), None)
+            if row is not None and chinese_plan.is_file():
+                chinese_page = render_lesson(chinese_plan, set(pages)).replace(
+                    '<html lang="en">', '<html lang="zh-Hans">').replace("&larr; All lessons", "&larr; 全部课程")
+                (zh_out / lesson.lesson_page).write_text(
+                    add_switch(chinese_page, f"../{lesson.lesson_page}", "English"), encoding="utf-8")
+                row[2] = lesson.lesson_page
+                page = add_switch(page, f"zh/{lesson.lesson_page}", "中文")
+            (out / lesson.lesson_page).write_text(page, encoding="utf-8")
+    index = write_index(out, lessons, fast)
+    if zh_rows:
+        write_chinese_index(zh_out, [tuple(row) for row in zh_rows], fast)
+        index.write_text(add_switch(index.read_text(encoding="utf-8"), "zh/index.html", "中文"), encoding="utf-8")
+        log(f"site: {zh_out / 'index.html'} ({len(zh_rows)} Chinese lessons)")
     log(f"site: {out / 'index.html'} ({len(lessons)} lessons)")
     return lessons

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 DEFAULT_LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
-_NOTEBOOK_LINK = re.compile(r'href="(?:\.\./)?notebooks/(\d\d_[a-z0-9_]+)\.ipynb(#[^"]*)?"')
+_NOTEBOOK_LINK = re.compile(r'href="(?:\.\./)*notebooks/(?:zh/)?(\d\d_[a-z0-9_]+)\.ipynb(#[^"]*)?"')
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
