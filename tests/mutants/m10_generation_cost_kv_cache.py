@@ -97,7 +97,7 @@ _reorder = _decoding.reorder_state
 _decoding.reorder_state = lambda state, index: _reorder(state, index.flip(0))  # each beam gets another beam's cache
 """)], skip=_others(BEAM)),
     Mutant(name="ragged_positions_from_column_0", removes="the position-id offset (positions counted from the padded row's first column)",
-           target=RAGGED, message=r"ragged batch's logits should equal",
+           target=RAGGED, message=r"ragged batch's logits should equal|writes alone",
            patches=[Patch(before=RAGGED, code="""
 import torch as _torch
 import utils.ragged as _ragged
