@@ -65,9 +65,9 @@ WRONG = {
                                            "        for _ in range(n_new):\n"
                                            "            tokens.append(int(logits[0].argmax()))\n"
                                            "            logits, state = model.step(torch.tensor([[tokens[-1]]]), model.start_state(1))\n"
-                                           "    return tokens", visible=r"greedy tokens .* expected"),
+                                           "    return tokens"),  # the visible 1-layer model's greedy text hides it: the hidden test stops it
         Wrong("last_prompt_token_only", _FAST + _FAST_LOOP.replace("torch.tensor([prompt])", "torch.tensor([prompt[-1:]])")
-              + "    return tokens", visible=r"first new token should be|greedy tokens .* expected"),
+              + "    return tokens"),  # likewise stopped by the hidden test only
     ],
 }
 
