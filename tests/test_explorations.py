@@ -35,9 +35,16 @@ def test_exploration_runs_without_a_red_cell(exploration: Exploration, tmp_path:
         pytest.fail(f"{exploration.notebook} with `{exploration.code}` turns a cell red:\n" + "\n".join(first[-12:]))
 
 
+# Notebooks built around one corpus: 12 measures the form of five-character quatrains, which only
+# `tang5` holds (the full `tang` mixes every form, and most of its poems exceed the model's context).
+ONE_CORPUS_ONLY = {"12_tang_poems.ipynb"}
+
+
 def test_every_notebook_offers_its_corpora_in_one_line() -> None:
     """The parameters cell names the corpora it offers, so the explorations above find them."""
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        if path.name in ONE_CORPUS_ONLY:
+            continue
         assert offered_corpora(nbformat.read(path, as_version=4)), f"{path.name}: its CORPUS line names no other corpus"
 
 

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "lessons"
 COURSE = ["01_autoregression", "02_ngram_models", "03_fixed_window_neural_lm", "04_recurrent_networks",
           "05_attention", "06_positional_encodings", "07_transformer_lm", "08_masks_copy_failure", "09_decoding",
-          "10_generation_cost_kv_cache", "11_the_journey"]
+          "10_generation_cost_kv_cache", "11_the_journey", "12_tang_poems"]
 SECTIONS = ["## Learning objectives", "## Prerequisites", "## Lecture outline (90 minutes)", "## Live demos",
             "## Discussion questions", "## Common misconceptions", "## Exercises", "## Further reading"]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
