@@ -69,6 +69,8 @@ def test_changed_english_makes_its_translation_stale(course):
     assert status_of(notebook).stale == ["outro"]  # still stale after sync, until re-translated
     chinese = built_notebook(notebook)
     assert chinese.cells[2].source == english.cells[2].source  # a stale translation is never built in
+    with pytest.raises(ValueError, match="outro are stale"):
+        translate(notebook, {"outro": "## 小结"})  # an old script re-run: the old Chinese, unchanged
     translate(notebook, {"outro": "## 小结\n\n损失减半。"})
     assert status_of(notebook).complete and not load_catalog(notebook)[1].previous_msgid
 

@@ -152,7 +152,8 @@ def translate(source: Source, translations: dict[str, str]) -> list[str]:
     """Record translations and save: keys are cell ids (notebooks) or block numbers as in `#:` (lessons).
 
     A recorded translation is current: its fuzzy flag and previous English are cleared. Returns the
-    keys that matched no entry (run `sync` first if the English gained units).
+    keys that matched no entry (run `sync` first if the English gained units). Refuses (ValueError)
+    to mark a stale entry current with its old Chinese unchanged.
     """
     catalog = sync_catalog(source)
     if source.kind == "notebook":
@@ -160,6 +161,12 @@ def translate(source: Source, translations: dict[str, str]) -> list[str]:
     else:
         entries = {occurrence[1]: entry for entry in catalog for occurrence in entry.occurrences}
     unknown = []
+    unchanged = [str(key) for key, chinese in translations.items() if str(key) in entries
+                 and FUZZY in entries[str(key)].flags and entries[str(key)].msgstr == chinese]
+    if unchanged:
+        raise ValueError(f"{source.english.name}: {', '.join(unchanged)} are stale (their English changed) and the "
+                         "translation given is the old one; translate the new English (the PO file keeps the "
+                         "previous English as '#| msgid') instead of re-running an old script")
     for key, chinese in translations.items():
         entry = entries.get(str(key))
         if entry is None:
