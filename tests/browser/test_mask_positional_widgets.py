@@ -39,7 +39,8 @@ from tests.browser.mask_positional import (
 from utils.widgets.colors import colormap_table
 
 _REASON = browser_unavailable_reason()
-pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
+# Slow tier: it runs 06 and 08 in JupyterLab a second time (test_widgets_in_lab.py runs their widgets in the default tier); the default tier keeps .ci/run under 30 minutes on 2 cores.
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(_REASON is not None, reason=_REASON or "")]
 
 NOTEBOOKS = ("08_masks_copy_failure.ipynb", "06_positional_encodings.ipynb")
 MASK_FIGURE = f".{MASK} img.lm-attention"

@@ -23,6 +23,9 @@ from utils.site import build_site
 from utils.site.__main__ import main as site_main
 
 _REASON = browser_unavailable_reason()
+# Slow tier: the module builds a site from a real course notebook (executing it) and opens it in Chromium;
+# tests/test_site_languages.py builds a small site in the default tier. Keeps .ci/run under 30 minutes on 2 cores.
+pytestmark = pytest.mark.slow
 
 
 def _real_widget_notebook() -> str | None:
