@@ -72,3 +72,12 @@ def test_switch_needs_a_body():
         "<html><body class='x'>\n<span")
     with pytest.raises(ValueError):
         add_switch("<html></html>", "a", "b")
+
+
+def test_no_chinese_folder_without_chinese_notebooks(tmp_path):
+    (tmp_path / "src").mkdir()
+    english = write_figure_notebook(tmp_path / "src", "02_figure.ipynb")
+    out = tmp_path / "site"
+    build_site(out, [english], fast=True, timeout_s=300, log=lambda m: None, lessons_dir=tmp_path / "none")
+    assert (out / "02_figure.html").is_file() and not (out / "zh").exists()
+    assert "中文" not in (out / "02_figure.html").read_text(), "no switch to a Chinese page that does not exist"

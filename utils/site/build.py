@@ -175,9 +175,6 @@ def build_site(
     pages = [path.with_suffix(".html").name for path in paths]
     lessons = []
     zh_out, zh_rows = out / LANG, []  # the Chinese pages, for notebooks that have notebooks/zh/<name>
-    if chinese:
-        copy_vendor(zh_out)
-        (zh_out / "notebooks").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="lm-site-") as tmp:
         workdir = Path(tmp)  # notebooks run in a scratch folder: whatever they write stays out of the repo
         for index, path in enumerate(paths):
@@ -189,6 +186,9 @@ def build_site(
             page = export_html(executed, previous_page, next_page)
             chinese_path = chinese_notebook_path(path)
             if chinese and chinese_path.is_file():
+                if not zh_rows:  # the first Chinese page: its folder, scripts and notebooks
+                    copy_vendor(zh_out)
+                    (zh_out / "notebooks").mkdir(exist_ok=True)
                 chinese_executed = chinese_version(executed, chinese_path)
                 (zh_out / pages[index]).write_text(
                     add_switch(export_html(chinese_executed, previous_page, next_page, lang="zh"),
