@@ -4,7 +4,8 @@
 each interaction a student has with the widget on it, from the input event (key, click, input) to the
 frame after the figure shows its new picture:
     mask grid    choose a cell by click and by arrow key (browser); a new prefix typed + Enter (kernel:
-                 the four models run), timed to the new attention maps and, apart, to the samples written;
+                 the four models run), timed to the new attention maps, to the first characters of the
+                 samples in the view, and to the samples complete (they are written as they grow);
     positional   the encoding selector, the base slider's arrow key, new curve dimensions + Enter (browser).
 Each row: {"widget", "interaction", "side" ("browser"/"kernel"), "median_ms", "max_ms", "n"}.
 """
@@ -55,22 +56,39 @@ def mask_rows(page, moves: int = 20, prefixes: int = 8) -> list[dict]:
     page.locator(f".{MASK} .lm-cell.mod-active").first.focus()
     keys = [lambda key=key: page.keyboard.press(key) for key in ARROWS]
     rows.append(_row(MASK, "choose a cell (arrow key)", "browser", _repeat(page, MASK_FIGURE, keys, moves)))
-    maps, samples = [], []
+    maps, first, samples = [], [], []
     box = page.locator(f".{MASK} .lm-prefix").first
     for i in range(prefixes + 1):
         prefix = f"The {WORDS[i % len(WORDS)]} {i} "  # never typed before: the kernel computes it
         box.fill(prefix)
-        page.evaluate("() => { window.__lmPrefixStart = null; document.addEventListener('keydown', "
-                      "() => { window.__lmPrefixStart = performance.now(); }, {capture: true, once: true}); }")
+        page.evaluate(_ARM_FIRST_TEXT_JS, MASK)
         elapsed = timed(page, MASK_FIGURE, lambda: box.press("Enter"), timeout_s=120)
         wait_for_samples(page, prefix)
         written = page.evaluate("() => performance.now() - window.__lmPrefixStart")
         if i:  # the first is a warm-up
             maps.append(elapsed)
+            first.append(page.evaluate("() => window.__lmFirstText - window.__lmPrefixStart"))
             samples.append(written)
     rows.append(_row(MASK, "new prefix: four attention maps", "kernel", maps))
-    rows.append(_row(MASK, "new prefix: samples written (after the maps)", "kernel", samples))
+    rows.append(_row(MASK, "new prefix: first characters of the samples shown", "kernel", first))
+    rows.append(_row(MASK, "new prefix: samples complete (streamed as written)", "kernel", samples))
     return rows
+
+
+# From the Enter key to the frame after the samples box first shows text of the new prefix.
+_ARM_FIRST_TEXT_JS = """(cls) => {
+  window.__lmPrefixStart = null; window.__lmFirstText = null;
+  document.addEventListener('keydown', () => { window.__lmPrefixStart = performance.now(); }, {capture: true, once: true});
+  const box = document.querySelector('.' + cls + ' .lm-samples');
+  const prefix = document.querySelector('.' + cls + ' .lm-prefix').value;
+  const observer = new MutationObserver(() => {
+    if (window.__lmFirstText === null && box.dataset.prefix === prefix && Number(box.dataset.written) > 0) {
+      observer.disconnect();
+      requestAnimationFrame(() => { window.__lmFirstText = performance.now(); });
+    }
+  });
+  observer.observe(box, {attributes: true, attributeFilter: ['data-written', 'data-prefix']});
+}"""
 
 
 def positional_rows(page, moves: int = 20) -> list[dict]:

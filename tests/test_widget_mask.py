@@ -24,6 +24,7 @@ from utils.tokenizers import CharTokenizer
 from utils.transformer import TransformerConfig, TransformerLM
 from utils.widgets.colors import colormap_table
 from utils.widgets.mask import MaskGridWidget, cell_payload, mask_widget
+from utils.widgets.mask_samples import cell_runs, grid_cell_maps, stream_samples
 
 TOKENIZER = CharTokenizer.from_text("abcdefgh The")
 TEXT = "The cafe had a bag The bead faded " * 4
@@ -216,6 +217,7 @@ def test_widget_computes_cells_once_per_prefix_without_training(monkeypatch):
     assert cell["tokens"] == list("The ") and len(cell["samples"]) == 2 and cell["sample_nll"] > 0
     assert np.allclose(np.triu(np.array(cell["attention"]), 1), 0)
     assert cell["teacher_forced"] == pytest.approx(grid_losses(models, WINDOWS)["unmasked", "masked"], abs=1e-4)
+    assert widget.texts["done"] and widget.texts["written"] == 10 and widget.texts["prefix"] == "The "
     widget.prefix = "bad "
     assert widget.updates == 2 and widget.cell("masked", "masked")["tokens"] == list("bad ")
     widget.prefix = "The "
@@ -240,3 +242,59 @@ def test_widget_ships_its_front_end_offline():
 def test_bad_keys():
     with pytest.raises(ValueError, match="masked"):
         MaskGridWidget({"a": tiny(True)}, judge(), TOKENIZER, WINDOWS)
+
+
+def test_cell_runs_cache_exactly_the_masked_column():
+    runs = cell_runs(pair(2))
+    for (trained, evaluated), run in runs.items():
+        assert run.config.causal == (evaluated == "masked") and run.use_kv_cache == (evaluated == "masked"), (trained, evaluated)
+    with pytest.raises(ValueError, match="exactly the keys"):
+        cell_runs({"masked": tiny(True)})
+
+
+def test_grid_cell_maps_are_grid_maps():
+    models = pair(2)
+    reference = grid_maps(models, TOKENIZER, "The cafe")
+    fast = grid_cell_maps(cell_runs(models), TOKENIZER.encode("The cafe"))
+    for key, (tokens, attention, share) in reference.items():
+        assert torch.allclose(fast[key][0], attention, atol=1e-6) and fast[key][1] == share, key
+    with pytest.raises(ValueError, match="empty"):
+        grid_cell_maps(cell_runs(models), [])
+
+
+def test_streamed_samples_are_the_reference_samples_and_grow_to_the_end():
+    """Every yield extends the last; the final texts are sample_continuations' draws with the same seed."""
+    models = pair(2)
+    runs = cell_runs(models)
+    prefix = TOKENIZER.encode("The ")
+    steps = list(stream_samples(runs, prefix, 3, 8, seed=5, interval_s=0.0))  # interval 0: a yield per token
+    assert [written for written, _ in steps] == list(range(1, 9))
+    for (_, before), (_, after) in zip(steps, steps[1:]):
+        assert all(a[: len(b)] == b for key in before for a, b in zip(after[key], before[key]))
+    final = steps[-1][1]
+    for (trained, evaluated), run in runs.items():
+        expected = sample_continuations(run, prefix, 3, 8, seed=5)
+        assert final[trained, evaluated] == expected, (trained, evaluated)
+    reference = grid_samples(models, judge(), TOKENIZER, "The ", n_samples=3, length=8, seed=5)
+    for key in (("masked", "masked"), ("masked", "unmasked"), ("unmasked", "unmasked")):  # same cache setting as there
+        assert [TOKENIZER.decode(c) for c in final[key]] == reference[key][0], key
+    assert [written for written, _ in stream_samples(runs, prefix, 1, 6, interval_s=60.0)] == [1, 6], (
+        "with a long interval: the first token and the end only")
+    with pytest.raises(ValueError, match="empty"):
+        next(stream_samples(runs, [], 2, 5))
+    with pytest.raises(ValueError, match="at least 1"):
+        next(stream_samples(runs, prefix, 0, 5))
+
+
+def test_widget_sends_maps_before_samples_and_samples_as_they_grow():
+    widget = mask_widget(pair(2), judge(), TOKENIZER, WINDOWS, prefix="The ", n_samples=2, length=8, interval_s=0.0)
+    sent = []
+    widget.observe(lambda change: sent.append(("cells", change["new"][0]["prefix"])), names="cells")
+    widget.observe(lambda change: sent.append(("texts", change["new"]["written"], change["new"]["done"])), names="texts")
+    widget.prefix = "bead "
+    assert sent[0] == ("cells", "bead "), "the four maps go first"
+    assert [item[1] for item in sent[1:]] == list(range(1, 9)) and [item[2] for item in sent[1:]] == [False] * 7 + [True]
+    cell = widget.cell("unmasked", "unmasked")
+    assert len(cell["samples"]) == 2 and all(len(t) == 8 for t in cell["samples"]) and cell["sample_nll"] > 0
+    assert cell["sample_nll"] == pytest.approx(judge_samples(judge(), TOKENIZER.encode("bead "),
+                                                             [TOKENIZER.encode(t) for t in cell["samples"]]), abs=1e-4)

@@ -86,10 +86,11 @@ def test_each_grid_cell_shows_its_own_map_numbers_and_text(pages, screenshot_dir
     page = pages["08_masks_copy_failure.ipynb"]
     assert output_problems(page) == []
     page.locator(f".{MASK}").first.scroll_into_view_if_needed()
-    cells = kernel_value(page, "{c['trained'] + '/' + c['evaluated']: c for c in widget.cells}")
     prefix = kernel_value(page, "widget.prefix")
-    losses = kernel_value(page, "{f'{t}/{e}': grid[t, e].teacher_forced for t, e in grid}")  # section 5's numbers
     wait_for_samples(page, prefix)
+    cells = kernel_value(page, "{c['trained'] + '/' + c['evaluated']: widget.cell(c['trained'], c['evaluated']) "
+                               "for c in widget.cells}")  # maps, losses and the samples as written
+    losses = kernel_value(page, "{f'{t}/{e}': grid[t, e].teacher_forced for t, e in grid}")  # section 5's numbers
     texts = {}
     for key in KEYS:
         choose_cell(page, key)
@@ -142,8 +143,18 @@ def test_grid_cells_move_with_the_arrow_keys(pages):
 def test_a_new_prefix_runs_the_four_models(pages):
     page = pages["08_masks_copy_failure.ipynb"]
     choose_cell(page, "unmasked/unmasked")
+    page.evaluate("""(cls) => {  // record what the samples box shows while the kernel writes
+      const box = document.querySelector('.' + cls + ' .lm-samples');
+      window.__lmWritten = [];
+      new MutationObserver(() => window.__lmWritten.push([box.dataset.prefix, Number(box.dataset.written), box.dataset.done]))
+        .observe(box, {attributes: true, attributeFilter: ['data-written', 'data-done']});
+    }""", MASK)
     new_prefix(page, "def ")
     wait_for_samples(page, "def ")
+    seen = [w for p, w, done in page.evaluate("() => window.__lmWritten") if p == "def "]
+    length = kernel_value(page, "widget.length")
+    assert seen[-1] == length and any(0 < w < length for w in seen) and seen == sorted(seen), (
+        f"the samples must grow in the view before they are complete, got {seen}")
     figure = read_figure(page, MASK_FIGURE)
     assert figure["width"] == 4 and {"d", "e", "f", "␣"} <= set(figure["texts"]), "the map's axes are the new prefix"
     cell = kernel_value(page, "widget.cell('unmasked', 'unmasked')")

@@ -1,7 +1,7 @@
 """The static site, built for a few notebooks in fast mode and opened from disk in Chromium with
 the network cut: figures load, every widget renders its saved state, formulas are typeset, the
-anywidget views stay interactive without a kernel (hover a token, move T, k, p), and no page asks
-for anything outside the site folder.
+anywidget views stay interactive without a kernel (hover a token, move T, k, p), the controls that
+need one (a new text) are disabled with a visible note, and no page asks for anything outside the site folder.
 """
 
 from __future__ import annotations
@@ -158,6 +158,13 @@ def anywidget_checks(page, out: Path) -> None:
     """The saved anywidget views, with no kernel: hover and arrow keys move the query, T and top-k re-weight the bars."""
     page.wait_for_selector(".lm-attention-widget .lm-attn-token", timeout=30_000)
     page.wait_for_selector(".lm-temperature-widget rect.lm-bar", timeout=30_000)
+    page.wait_for_selector(".lm-attention-widget .lm-kernel-note", timeout=10_000)
+    kernel_row = page.locator(".lm-attention-widget .lm-needs-kernel").first
+    assert kernel_row.locator("input.lm-attn-text").is_disabled() and kernel_row.locator("button.lm-attn-run").is_disabled(), (
+        "a new text needs the kernel: with no kernel its box and button must be disabled")
+    note = page.locator(".lm-attention-widget .lm-kernel-note").first
+    assert note.is_visible() and "needs a running kernel" in note.inner_text(), "the reader must see why"
+    assert page.locator(".lm-temperature-widget .lm-kernel-note").count() == 0, "T, k, p and samples need no kernel"
     strip = page.locator(".lm-attention-widget .lm-attn-tokens")
     weights = lambda: strip.locator(".lm-attn-token").evaluate_all("ns => ns.map(n => n.dataset.weight)")  # noqa: E731
     last = strip.locator(".lm-attn-token").count() - 1

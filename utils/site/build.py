@@ -92,8 +92,10 @@ def execute_notebook(path: Path, workdir: Path, fast: bool, timeout_s: int) -> n
     return notebook
 
 
-NAV_LABELS = {"en": {"nav_all": "&larr; All lessons", "nav_previous": "previous", "nav_next": "next"},
-              "zh": {"nav_all": "&larr; 全部课程", "nav_previous": "上一课", "nav_next": "下一课"}}
+NAV_LABELS = {"en": {"nav_all": "&larr; All lessons", "nav_previous": "previous", "nav_next": "next",
+                     "kernel_note": "needs a running kernel: open the notebook in JupyterLab to use this control"},
+              "zh": {"nav_all": "&larr; 全部课程", "nav_previous": "上一课", "nav_next": "下一课",
+                     "kernel_note": "此控件需要运行中的内核：请在 JupyterLab 中打开这个笔记本再使用"}}
 
 
 def export_html(notebook: nbformat.NotebookNode, previous_page: str | None, next_page: str | None,

@@ -12,6 +12,7 @@ from utils.interface import LanguageModel
 from utils.tokenizers import Tokenizer
 from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
+from utils.widgets.kernel_only import needs_kernel
 
 VISIBLE = {" ": "␣", "\n": "⏎", "\t": "⇥"}
 
@@ -66,6 +67,7 @@ class AutoregressionExplorer:
         self.blitter = Blitter(self.canvas)
         self.widget = widgets.VBox([self.model_picker, self.text_box, self.canvas.image, self.status])
         self.widget.add_class("lm-autoregression-widget")
+        needs_kernel(self.model_picker, self.text_box)  # the kernel redraws the figure: the static site disables them
         self.model_picker.observe(lambda _: self.update(), names="value")
         self.text_box.observe(lambda _: self.update(), names="value")
         self.update()

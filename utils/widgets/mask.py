@@ -3,10 +3,12 @@
 Rows: trained with or without the causal mask; columns: run (scored and generating) with or
 without it. Each cell shows its teacher-forced loss on validation text, the judge's
 generation-time loss of its samples, its attention map on the prefix and what it writes.
-The numbers come from plain functions (utils.copy_failure.grid_losses / grid_maps /
-grid_samples); this widget only ships them to the browser. Choosing a cell never reaches the
-kernel (anywidget: utils/widgets/static/mask_grid.js draws it); a new prefix does: the kernel
-sends the four attention maps at once, then the samples when they are written, and caches both.
+The numbers are those of the plain functions of utils.copy_failure (grid_losses, and the maps and
+samples of grid_maps / grid_samples, computed faster by utils/widgets/mask_samples.py, which the
+tests hold equal to them); this widget only ships them to the browser. Choosing a cell never
+reaches the kernel (anywidget: utils/widgets/static/mask_grid.js draws it); a new prefix does: the
+kernel sends the four attention maps at once (`cells`), then the samples as they are written
+(`texts`, every 0.1 s), and caches both.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from pathlib import Path
 
 import anywidget
 import traitlets
-from utils.copy_failure import MASK_SETTINGS, GridCell, grid_losses, grid_maps, grid_samples
+from utils.copy_failure import MASK_SETTINGS, GridCell, grid_losses, judge_samples
 from utils.interface import LanguageModel
 from utils.widgets.colors import colormap_table
+from utils.widgets.mask_samples import cell_runs, grid_cell_maps, stream_samples
 
 STATIC = Path(__file__).with_name("static")
 MAX_PREFIX = 48
@@ -33,16 +36,30 @@ def cell_payload(trained: str, evaluated: str, loss: float, tokens: list[str], a
             "next_share": float(share), "samples": samples}
 
 
+def texts_payload(prefix: str, written: int, length: int, samples: dict[str, list[str]],
+                  nll: dict[str, float] | None) -> dict:
+    """The four cells' samples so far as the browser gets them: {prefix, written, length, done, cells: {key: ...}}."""
+    return {"prefix": prefix, "written": written, "length": length, "done": nll is not None,
+            "cells": {key: {"samples": samples[key], "sample_nll": None if nll is None else round(float(nll[key]), 4)}
+                      for key in samples}}
+
+
 def _esm() -> str:
     return (STATIC / "svg_figure.js").read_text(encoding="utf-8") + "\n" + (STATIC / "mask_grid.js").read_text(encoding="utf-8")
 
 
 class MaskGridWidget(anywidget.AnyWidget):
-    """The 2 x 2 grid (lm-main-control: the four cell buttons); prefix box; detail view of the chosen cell."""
+    """The 2 x 2 grid (lm-main-control: the four cell buttons); prefix box; detail view of the chosen cell.
+
+    Each cell writes n_samples continuations of `length` characters (3 of 40 by default, all shown: a cell run
+    without the mask re-runs its whole history for every character, so the text is kept short enough to be
+    written in about a second; section 5 of the notebook judges 8 of 60 with the same functions).
+    """
 
     _esm = _esm()
     _css = (STATIC / "lm_widgets.css").read_text(encoding="utf-8")
-    cells = traitlets.List().tag(sync=True)
+    cells = traitlets.List().tag(sync=True)  # the four cells' maps and losses for the prefix (samples: see texts)
+    texts = traitlets.Dict().tag(sync=True)  # texts_payload: the samples written so far
     selected = traitlets.Unicode("unmasked/masked").tag(sync=True)
     prefix = traitlets.Unicode("The ").tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
@@ -53,14 +70,16 @@ class MaskGridWidget(anywidget.AnyWidget):
     updates = traitlets.Int(0).tag(sync=True)  # counts the prefixes fully shown (maps and samples)
 
     def __init__(self, models: dict, judge: LanguageModel, tokenizer, windows, prefix: str = "The ",
-                 n_samples: int = 4, length: int = 60, seed: int = 0, judge_name: str = "", note: str = "", **kwargs):
+                 n_samples: int = 3, length: int = 40, seed: int = 0, judge_name: str = "", note: str = "",
+                 interval_s: float = 0.1, **kwargs):
         if set(models) != set(MASK_SETTINGS):
             raise ValueError("give models for exactly the keys 'masked' and 'unmasked'")
         super().__init__(judge_name=judge_name, note=note, **kwargs)
         self.models, self.judge, self.tokenizer = models, judge, tokenizer
-        self.n_samples, self.length, self.seed = n_samples, length, seed
+        self.n_samples, self.length, self.seed, self.interval_s = n_samples, length, seed, interval_s
         self.losses = grid_losses(models, windows)  # no prefix changes these: computed once
-        self.cache: dict[str, list[dict]] = {}
+        self.runs = cell_runs(models)  # the four cells' models, built once
+        self.cache: dict[str, tuple[list[dict], dict]] = {}
         self.observe(lambda change: self.show(change["new"]), names="prefix")
         self.prefix = prefix
         if not self.cells:  # the default prefix sends no change event
@@ -70,30 +89,37 @@ class MaskGridWidget(anywidget.AnyWidget):
         """Compute (or take from the cache) the four cells for `prefix` and send them; errors go to `status`."""
         prefix = prefix[-MAX_PREFIX:]
         if prefix in self.cache:
-            self.cells, self.status = self.cache[prefix], ""
+            (self.cells, self.texts), self.status = self.cache[prefix], ""
             self.updates += 1
             return self.cells
         try:
-            maps = grid_maps(self.models, self.tokenizer, prefix, MAX_PREFIX)
+            if not prefix:
+                raise ValueError("the prefix is empty: type at least one character")
+            ids = self.tokenizer.encode(prefix)  # the tokenizer names any character it does not know
         except ValueError as error:
             self.status = f"cannot run this prefix: {error}"
             return None
-        cells = {key: cell_payload(*key, self.losses[key], *maps[key], None, None) for key in maps}
+        tokens = list(self.tokenizer.split(prefix))
+        maps = grid_cell_maps(self.runs, ids)
+        self.cells = [{**cell_payload(*key, self.losses[key], tokens, *maps[key], None, None), "prefix": prefix}
+                      for key in (tuple(k.split("/")) for k in KEYS)]  # the maps are shown now; the text follows
         self.status = "writing samples…"
-        self.cells = [cells[tuple(key.split("/"))] for key in KEYS]  # the maps are shown now; the text follows
-        samples = grid_samples(self.models, self.judge, self.tokenizer, prefix, self.n_samples, self.length, self.seed,
-                               MAX_PREFIX)
-        for key, (texts, nll) in samples.items():
-            cells[key] = {**cells[key], "samples": texts, "sample_nll": round(float(nll), 4)}
-        self.cells = [cells[tuple(key.split("/"))] for key in KEYS]
-        self.cache[prefix] = self.cells
+        for written, ids_so_far in stream_samples(self.runs, ids, self.n_samples, self.length, self.seed, self.interval_s):
+            samples = {"/".join(key): [self.tokenizer.decode(c) for c in rows] for key, rows in ids_so_far.items()}
+            nll = None
+            if written == self.length:
+                nll = {"/".join(key): judge_samples(self.judge, ids, rows) for key, rows in ids_so_far.items()}
+            self.texts = texts_payload(prefix, written, self.length, samples, nll)
+        self.cache[prefix] = self.cells, self.texts
         self.status = ""
         self.updates += 1
         return self.cells
 
     def cell(self, trained: str, evaluated: str) -> dict:
-        """The current prefix's data of one cell (what the browser draws)."""
-        return next(c for c in self.cells if c["trained"] == trained and c["evaluated"] == evaluated)
+        """The current prefix's data of one cell (what the browser draws), with its samples and their judged NLL."""
+        cell = next(c for c in self.cells if c["trained"] == trained and c["evaluated"] == evaluated)
+        written = self.texts.get("cells", {}).get(f"{trained}/{evaluated}", {}) if self.texts.get("done") else {}
+        return {**cell, **written}
 
 
 def mask_widget(models: dict, judge: LanguageModel, tokenizer, windows, prefix: str = "The ", **kwargs) -> MaskGridWidget:
@@ -101,4 +127,4 @@ def mask_widget(models: dict, judge: LanguageModel, tokenizer, windows, prefix: 
     return MaskGridWidget(models, judge, tokenizer, windows, prefix, **kwargs)
 
 
-__all__ = ["GridCell", "MaskGridWidget", "cell_payload", "colormap_table", "mask_widget"]
+__all__ = ["GridCell", "MaskGridWidget", "cell_payload", "colormap_table", "mask_widget", "texts_payload"]

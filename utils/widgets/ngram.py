@@ -26,6 +26,7 @@ from utils.tokenizers import Tokenizer
 from utils.widgets.autoregression import readable
 from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
+from utils.widgets.kernel_only import needs_kernel
 
 SAMPLE_DELAY_S = 0.25  # the sample after a change waits this long for the controls to rest
 
@@ -96,6 +97,8 @@ class NGramExplorer:
         self.widget = widgets.VBox([controls, widgets.HBox([self.prefix_box, self.resample_button]),
                                     self.canvas.image, self.status, self.sample])
         self.widget.add_class("lm-ngram-widget")
+        # the kernel redraws the figure: the static site disables these controls
+        needs_kernel(self.n_slider, self.smoothing_picker, self.strength_slider, self.prefix_box, self.resample_button)
         self._configure_strength()
         for control in (self.n_slider, self.strength_slider, self.prefix_box):
             control.observe(lambda _: self.update(defer_sample=True), names="value")

@@ -40,7 +40,7 @@ function render({ model, el }) {
   const root = element("div", { class: "lm-aw lm-attention-view", "data-lm-suppress-shortcuts": "true" }, el);
   // Keys pressed inside the widget belong to it: the notebook host must not turn them into its shortcuts.
   root.addEventListener("keydown", (event) => event.stopPropagation());
-  const textRow = element("div", { class: "lm-aw-controls" }, root);
+  const textRow = element("div", { class: "lm-aw-controls lm-needs-kernel" }, root);  // the static site disables it
   const textLabel = element("label", {}, textRow);
   textLabel.textContent = "text ";
   const textBox = element("input", { type: "text", class: "lm-attn-text", "aria-label": "your text (Enter runs the model)" }, textLabel);

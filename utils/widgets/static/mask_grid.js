@@ -1,6 +1,7 @@
 // The 2 x 2 mask experiment (notebook 08): trained with or without the causal mask x run with or without it.
 // Choosing a cell happens here, in the browser (all four cells' data are in the widget's state); a new prefix
-// goes to the kernel, which sends the four attention maps first and the samples when they are written.
+// goes to the kernel, which sends the four attention maps first (`cells`) and then the samples as they are
+// written (`texts`, every 0.1 s: only the texts are redrawn, never the pictures).
 
 const KEYS = [["masked", "masked"], ["masked", "unmasked"], ["unmasked", "masked"], ["unmasked", "unmasked"]];
 const WORDS = {masked: "with the mask", unmasked: "without the mask"};
@@ -46,7 +47,7 @@ function render({ model, el }) {
   el.setAttribute("data-lm-suppress-shortcuts", "true");  // arrow keys, Enter and Space belong to the widget
   el.innerHTML = `
     <div class="lm-toolbar">
-      <label class="lm-prefix-label">prefix <input class="lm-prefix" type="text" spellcheck="false"
+      <label class="lm-prefix-label lm-needs-kernel">prefix <input class="lm-prefix" type="text" spellcheck="false"
         aria-label="prefix the models continue (Enter to run)"></label>
       <span class="lm-status" role="status" aria-live="polite"></span>
     </div>
@@ -72,7 +73,20 @@ function render({ model, el }) {
   const note = el.querySelector(".lm-note");
   let pictures = new Map();  // key -> {thumb, big} data URLs of the current prefix
 
-  const byKey = () => new Map(model.get("cells").map(c => [`${c.trained}/${c.evaluated}`, c]));
+  // A cell's maps and losses (`cells`) with its samples so far (`texts`, once they belong to the same prefix).
+  const byKey = () => {
+    const texts = model.get("texts") || {};
+    return new Map(model.get("cells").map(c => {
+      const key = `${c.trained}/${c.evaluated}`;
+      const written = texts.cells && texts.prefix === c.prefix ? texts.cells[key] : null;
+      return [key, written ? {...c, samples: written.samples, sample_nll: written.sample_nll} : {...c, samples: null}];
+    }));
+  };
+  const writing = () => {
+    const texts = model.get("texts") || {};
+    const cells = model.get("cells");
+    return !cells.length || texts.prefix !== cells[0].prefix || !texts.done;
+  };
 
   function buildPictures() {
     pictures = new Map();
@@ -94,12 +108,13 @@ function render({ model, el }) {
       button.dataset.key = key;
       if (!cell) { button.textContent = "…"; return; }
       const first = cell.samples && cell.samples.length ? cell.samples[0].slice(0, 34) : "";
+      const more = cell.samples && (writing() || cell.samples[0].length > 34) ? "…" : "";
       button.innerHTML =
         `<span class="lm-cell-title">${lmEscape(cellTitle(cell))}</span>` +
         `<span class="lm-cell-body"><img class="lm-thumb" alt="" src="${pictures.get(key).thumb}">` +
         `<span class="lm-cell-numbers">teacher-forced <b>${fmt(cell.teacher_forced)}</b><br>` +
         `samples, judged <b>${fmt(cell.sample_nll)}</b><br><span class="lm-unit">nats/char</span></span></span>` +
-        `<code class="lm-cell-text">${lmEscape(first.replace(/\n/g, "⏎"))}${cell.samples ? "…" : ""}</code>`;
+        `<code class="lm-cell-text">${lmEscape(first.replace(/\n/g, "⏎"))}${more}</code>`;
       button.setAttribute("aria-label", `${cellTitle(cell)}: teacher-forced loss ${fmt(cell.teacher_forced)}, ` +
         `samples judged ${fmt(cell.sample_nll)} nats per character`);
     });
@@ -122,14 +137,24 @@ function render({ model, el }) {
       `<div>teacher-forced loss on validation text: <b>${fmt(cell.teacher_forced)}</b> nats/char</div>` +
       `<div>its samples, scored by the judge (${lmEscape(model.get("judge_name"))}): <b>${fmt(cell.sample_nll)}</b> nats/char</div>` +
       `<div>rows whose largest weight is one step ahead: <b>${Math.round(100 * cell.next_share)}%</b></div>`;
-    const prefix = model.get("prefix");
+    drawSamples(cell);
+    note.textContent = model.get("note");
+  }
+
+  function drawSamples(cell) {
+    const prefix = cell.prefix;
+    const texts = model.get("texts") || {};
+    const busy = writing();
+    const progress = busy && cell.samples ? ` (writing: ${texts.written} of ${texts.length} characters)` : "";
     samplesBox.innerHTML = cell.samples
-      ? `<div class="lm-big-title">what it writes after the prefix (temperature 1)</div>` +
+      ? `<div class="lm-big-title">what it writes after the prefix (temperature 1)${progress}</div>` +
         cell.samples.slice(0, model.get("shown_samples")).map(s =>
           `<pre class="lm-sample"><b>${lmEscape(prefix.replace(/\n/g, "⏎"))}</b>${lmEscape(s.replace(/\n/g, "⏎"))}</pre>`).join("")
       : `<div class="lm-big-title">writing samples…</div>`;
-    samplesBox.dataset.key = key;
-    note.textContent = model.get("note");
+    samplesBox.dataset.key = `${cell.trained}/${cell.evaluated}`;
+    samplesBox.dataset.prefix = prefix;
+    samplesBox.dataset.written = String(cell.samples ? texts.written : 0);
+    samplesBox.dataset.done = String(!busy);
   }
 
   function choose(key, focus) {
@@ -164,7 +189,12 @@ function render({ model, el }) {
     drawCells();
     drawSelection();
   }
+  function redrawTexts() {  // new samples only: the pictures stay as they are
+    drawCells();
+    drawSelection();
+  }
   model.on("change:cells", redrawAll);
+  model.on("change:texts", redrawTexts);
   model.on("change:selected", drawSelection);
   model.on("change:status", () => { status.textContent = model.get("status"); });
   model.on("change:prefix", () => { if (document.activeElement !== input) input.value = model.get("prefix"); });

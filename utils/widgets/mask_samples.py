@@ -1,0 +1,86 @@
+"""The mask grid's kernel work for a new prefix, made fast enough to feel live (notebook 08's widget).
+
+The four cells (trained with or without the mask x run with or without it) are built once, not per
+prefix (`cell_runs`); a cell run with the mask keeps a KV cache whatever it was trained with (the
+mask makes the cache exact), a cell run without it re-runs its history at every step (earlier tokens
+see later ones). `grid_cell_maps` gives the four attention maps; `stream_samples` writes the four
+cells' samples step by step, all cells together, and yields the text written so far every
+`interval_s` seconds, so the widget shows the maps at once and the samples as they grow.
+
+The draws are those of `utils.copy_failure.sample_continuations` (the same seed, the same
+`utils.sampling.sample_next` on the same logits, one step fewer: generate() also runs the model after
+its last token); tests/test_widget_mask.py holds the two equal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+
+import torch
+
+from utils.copy_failure import MASK_SETTINGS, mean_attention, next_position_share, with_mask
+from utils.sampling import sample_next
+from utils.transformer import TransformerLM
+
+Key = tuple[str, str]  # (trained, evaluated)
+
+
+def cell_runs(models: dict[str, TransformerLM]) -> dict[Key, TransformerLM]:
+    """The four (trained, evaluated) models, each a copy of `models[trained]` run with or without the mask."""
+    if set(models) != set(MASK_SETTINGS):
+        raise ValueError(f"give models for exactly the keys 'masked' and 'unmasked', got {sorted(models)}")
+    runs = {}
+    for trained in MASK_SETTINGS:
+        for evaluated in MASK_SETTINGS:
+            run = with_mask(models[trained], evaluated == "masked")
+            run.use_kv_cache = evaluated == "masked"  # exact under the mask, impossible without it
+            runs[trained, evaluated] = run
+    return runs
+
+
+@torch.no_grad()
+def grid_cell_maps(runs: dict[Key, TransformerLM], ids: Sequence[int]) -> dict[Key, tuple[torch.Tensor, float]]:
+    """Per cell: the last layer's attention on `ids`, mean over heads (T, T), and its look-ahead share."""
+    if len(ids) == 0:
+        raise ValueError("the prefix is empty: type at least one character")
+    ids = torch.as_tensor(list(ids), dtype=torch.long)  # (T,)
+    maps = {}
+    for key, run in runs.items():
+        attention = mean_attention(run, ids)  # (T, T)
+        maps[key] = attention, next_position_share(attention) if len(ids) > 1 else 0.0
+    return maps
+
+
+@torch.no_grad()
+def stream_samples(
+    runs: dict[Key, TransformerLM], prefix: Sequence[int], n_samples: int, length: int, seed: int = 0,
+    interval_s: float = 0.1,
+) -> Iterator[tuple[int, dict[Key, list[list[int]]]]]:
+    """Sample every cell's continuations of `prefix` (temperature 1, a generator seeded `seed` per cell) together.
+
+    Yields (tokens written, {cell: n_samples lists of token ids so far}): after the first token, then
+    whenever `interval_s` seconds have passed since the last yield, and once at the end (`length`).
+    """
+    if not prefix:
+        raise ValueError("the prefix is empty: type at least one character")
+    if n_samples < 1 or length < 1:
+        raise ValueError(f"n_samples and length must be at least 1, got {n_samples} and {length}")
+    idx = torch.tensor([list(prefix)] * n_samples, dtype=torch.long)  # (N, P)
+    generators = {key: torch.Generator().manual_seed(seed) for key in runs}
+    states, logits = {}, {}
+    for key, run in runs.items():
+        run.validate_input(idx)
+        logits[key], states[key] = run.step(idx, run.start_state(n_samples))  # (N, V)
+    written: dict[Key, list[torch.Tensor]] = {key: [] for key in runs}
+    last = time.perf_counter()
+    for t in range(length):
+        for key, run in runs.items():
+            next_ids = sample_next(logits[key], 1.0, None, None, generators[key])  # (N,)
+            written[key].append(next_ids)
+            if t + 1 < length:  # no model run after the last token
+                logits[key], states[key] = run.step(next_ids[:, None], states[key])
+        now = time.perf_counter()
+        if t == 0 or t + 1 == length or now - last >= interval_s:
+            last = now
+            yield t + 1, {key: torch.stack(ids, dim=1).tolist() for key, ids in written.items()}  # each (N, t+1)
