@@ -1,5 +1,5 @@
 """Kernel-side time of the widgets' kernel work, per change: the attention widget's new text, the
-positional-encoding widget's controls.
+positional-encoding widget's controls, the mask grid's new prefix.
 
 Each change sets a trait the way the browser does (which runs the widget's callback) and is timed
 with the wall clock and the process CPU clock (the CPU figure is less disturbed by other jobs on a
@@ -7,7 +7,10 @@ shared machine). The attention widget (anywidget; its head, layer, model and que
 in the browser and cost the kernel nothing) runs a 2-layer, 4-head TransformerLM and an untrained
 copy on each new text: tokenise, two forward passes, quantise the weights for the browser.
 Target: median under 100 ms per change (the browser-side moves are timed by bench_widget_latency.py);
-the positional widget's size sliders redraw the whole figure and are reported apart.
+the positional widget's size sliders redraw the whole figure and are reported apart. The mask grid
+(notebook 08's sizes in full mode: 2 layers, d_model 64, 4 heads, rotary, its default 3 samples of 40
+characters) times each new prefix to the four maps sent, to the first characters sent and to the
+samples complete (they stream: the view shows them as they grow).
 
     python benchmarks/bench_widget_kernel.py               # 40 changes per widget
     python benchmarks/bench_widget_kernel.py --changes 4   # a quick smoke run
@@ -130,11 +133,14 @@ def main(argv: list[str] | None = None) -> dict:
         positional_figures = size_figures = {"skipped": f"positional widget API changed: {error}", "median_ms": 0.0,
                                              "median_cpu_ms": 0.0, "max_ms": 0.0, "changes": 0}
 
+    mask_figures = mask_prefix_changes(max(3, args.changes // 4))
+
     summary = {
         "benchmark": "widget_kernel",
         "target_median_ms": TARGET_MS,
         "widgets": {"lm-attention-widget": attention_figures, "lm-positional-widget": positional_figures},
         "positional_size_changes": size_figures,  # secondary controls: full redraws, reported, not in the target
+        "mask_new_prefix": mask_figures,  # to the maps, to the first text, to the samples complete
         "load_average_1min": round(os.getloadavg()[0], 2),
         "cpu_count": os.cpu_count(),
         "torch_threads": torch.get_num_threads(),
@@ -144,8 +150,50 @@ def main(argv: list[str] | None = None) -> dict:
     for name, figures in [*summary["widgets"].items(), ("positional sizes", size_figures)]:
         print(f"{name:22s} median {figures['median_ms']:7.1f} ms (cpu {figures['median_cpu_ms']:6.1f}) | "
               f"max {figures['max_ms']:7.1f} ms | {figures['changes']} changes")
+    for stage, figures in mask_figures.items():
+        if isinstance(figures, dict):
+            print(f"mask prefix: {stage:10s} median {figures['median_ms']:7.1f} ms (cpu {figures['median_cpu_ms']:6.1f}) | "
+                  f"max {figures['max_ms']:7.1f} ms")
     print(json.dumps(summary))
     return summary
+
+
+def mask_prefix_changes(count: int) -> dict:
+    """New prefixes for the mask grid (each unseen): ms to the maps sent, the first samples sent, the samples complete."""
+    from utils.copy_failure import fit_judge
+    from utils.dataset import load_dataset
+    from utils.widgets.mask import MaskGridWidget
+
+    dataset = load_dataset("pydocs")
+    models = {}
+    for name, causal in (("masked", True), ("unmasked", False)):
+        torch.manual_seed(0)  # untrained weights: the same work per prefix as trained ones
+        models[name] = TransformerLM(TransformerConfig(dataset.vocab_size, context_length=32, n_layer=2, n_head=4,
+                                                       d_model=64, causal=causal, positional="rotary")).eval()
+        models[name].use_kv_cache = causal
+    windows = [dataset.val[s : s + 33].tolist() for s in range(0, 8 * 500, 500)]
+    widget = MaskGridWidget(models, fit_judge(dataset), dataset.tokenizer, windows, prefix="Return the value of ")
+    marks: dict[str, tuple[float, float]] = {}  # stage -> (wall, process CPU) clock when it was sent
+    clocks = lambda: (time.perf_counter(), time.process_time())  # noqa: E731
+    widget.observe(lambda _: marks.setdefault("maps", clocks()), names="cells")
+    widget.observe(lambda _: marks.setdefault("first text", clocks()), names="texts")
+    stages = ("maps", "first text", "complete")
+    wall: dict[str, list[float]] = {stage: [] for stage in stages}
+    cpu: dict[str, list[float]] = {stage: [] for stage in stages}
+    words = ("file", "class", "value", "list", "name", "object", "method", "string", "module", "error")
+    for i in range(count):
+        marks.clear()
+        start = clocks()
+        widget.prefix = f"The {words[i % len(words)]} {i} "
+        marks["complete"] = clocks()
+        for stage in stages:
+            wall[stage].append(1000 * (marks[stage][0] - start[0]))
+            cpu[stage].append(1000 * (marks[stage][1] - start[1]))
+    result: dict = {stage: {"median_ms": round(statistics.median(wall[stage]), 1), "max_ms": round(max(wall[stage]), 1),
+                            "median_cpu_ms": round(statistics.median(cpu[stage]), 1),
+                            "max_cpu_ms": round(max(cpu[stage]), 1), "changes": count} for stage in stages}
+    result["samples"] = f"{widget.n_samples} x {widget.length} characters per cell"
+    return result
 
 
 if __name__ == "__main__":
