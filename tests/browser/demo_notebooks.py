@@ -95,9 +95,22 @@ logits = torch.randn(tokenizer.vocab_size, generator=torch.Generator().manual_se
     "attention = attention_widget(model, tokenizer, TEXT, untrained=untrained)\nattention",
     "temperature = TemperatureWidget(logits, list(tokenizer.vocab), context=TEXT, n_bars=20)\ntemperature",
     "print('logits', [round(x, 6) for x in logits.tolist()])",
+    '''from utils.ngram import NGramLM
+from utils.widgets.mask import mask_widget
+
+pair = {}
+for name, causal in (("masked", True), ("unmasked", False)):
+    torch.manual_seed(0)
+    pair[name] = TransformerLM(TransformerConfig(tokenizer.vocab_size, context_length=16, n_layer=2, n_head=2, d_model=16,
+                                                 causal=causal)).eval()
+    pair[name].use_kv_cache = causal
+judge = NGramLM.fit(torch.tensor(tokenizer.encode(TEXT)), tokenizer.vocab_size, n=3)
+windows = [tokenizer.encode(TEXT[s : s + 12]) for s in (0, 10, 20)]
+grid = mask_widget(pair, judge, tokenizer, windows, prefix="Can ", n_samples=2, length=12)
+grid''',
 ]
 
 
 def write_anywidget_notebook(folder: Path, name: str = "anywidgets.ipynb") -> Path:
-    """A notebook with the course's two anywidgets on a small untrained Transformer (runs in seconds)."""
+    """A notebook with the course's anywidgets (attention, temperature, mask grid) on small untrained Transformers."""
     return _write(_ANYWIDGETS, folder / name, intro="# The course's anywidgets on a small model")

@@ -148,14 +148,15 @@ def test_pages_show_figures_widgets_and_formulas_offline(site):
     assert states["01_demo_widget.html"]["widget_views"] == 1
     assert states["01_demo_widget.html"]["images"] >= 1
     assert states["02_figure.html"]["images"] == 1 and states["02_figure.html"]["formulas"] >= 1
-    assert states["03_anywidgets.html"]["widget_views"] == 2
+    assert states["03_anywidgets.html"]["widget_views"] == 3
     if real is not None:
         real_state = states[Path(real).with_suffix(".html").name]
         assert real_state["widget_views"] >= 1 and real_state["images"] >= 1, real_state
 
 
 def anywidget_checks(page, out: Path) -> None:
-    """The saved anywidget views, with no kernel: hover and arrow keys move the query, T and top-k re-weight the bars."""
+    """The saved anywidget views, with no kernel: hover and arrow keys move the query, T and top-k re-weight the bars,
+    a click or an arrow key chooses a grid cell; a new text and a new prefix are disabled with a visible note."""
     page.wait_for_selector(".lm-attention-widget .lm-attn-token", timeout=30_000)
     page.wait_for_selector(".lm-temperature-widget rect.lm-bar", timeout=30_000)
     page.wait_for_selector(".lm-attention-widget .lm-kernel-note", timeout=10_000)
@@ -189,4 +190,16 @@ def anywidget_checks(page, out: Path) -> None:
     page.keyboard.press("ArrowRight")
     assert page.locator(".lm-temperature-widget rect.lm-kept").count() == 2
     assert "kept tokens: 2 " in page.locator(".lm-temperature-widget .lm-aw-info").inner_text()
+    # the mask grid: a new prefix needs the kernel (disabled, with the note); choosing a cell does not
+    page.wait_for_selector(".lm-mask-widget .lm-cell", timeout=30_000)
+    assert page.locator(".lm-mask-widget input.lm-prefix").is_disabled(), "a new prefix needs the kernel"
+    assert page.locator(".lm-mask-widget .lm-kernel-note").first.is_visible()
+    picture = lambda: page.locator(".lm-mask-widget img.lm-attention").get_attribute("src")  # noqa: E731
+    before = picture()
+    page.locator(".lm-mask-widget .lm-cell[data-key='masked/masked']").click()
+    assert page.locator(".lm-mask-widget .lm-cell.mod-active").get_attribute("data-key") == "masked/masked"
+    assert picture() != before, "choosing a cell shows its own map with no kernel"
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".lm-mask-widget .lm-cell.mod-active").get_attribute("data-key") == "masked/unmasked"
+    assert page.locator(".lm-mask-widget .lm-sample").count() == 2, "the saved samples are shown"
     page.screenshot(path=str(out / "anywidgets.png"), full_page=True)
