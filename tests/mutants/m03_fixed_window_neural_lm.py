@@ -1,12 +1,14 @@
-"""Mutants of notebook 03: each removes the cause of one show (training, sparsity, the window, learning)."""
+"""Mutants of notebook 03: each removes the cause of one show (training, sparsity, shared classes, the window, learning)."""
 
 from tests.mutation.spec import Edit, Mutant, Patch
 
 NOTEBOOK = "03_fixed_window_neural_lm.ipynb"
 
 PARAMETERS, FORWARD, TRAIN, SAMPLES, VERSUS_NGRAMS, SIZES = "cell-01", "cell-06", "cell-08", "cell-09", "cell-11", "cell-13"
+UNSEEN, PAIRS = "unseen-contexts", "class-pairs-show"
 RECALL_TRAIN, RECALL, PROJECTION, EMBEDDINGS = "cell-15", "cell-16", "cell-19", "cell-20"
-CORPUS_CELLS = [FORWARD, TRAIN, SAMPLES, VERSUS_NGRAMS, SIZES]
+CORPUS_CELLS = [FORWARD, TRAIN, SAMPLES, VERSUS_NGRAMS, SIZES, UNSEEN]
+PAIR_SKIP = ["cell-04", *CORPUS_CELLS]  # the class-pair task needs only the parameters and the set-up
 
 MUTANTS = [
     Mutant(name="mlp_untrained", removes="training: the window model takes one step",
@@ -22,17 +24,35 @@ MUTANTS = [
            target=SIZES, message=r"far more stored n-grams|far smaller than the n-gram model",
            patches=[Patch(before=VERSUS_NGRAMS, code="train_stream = train_stream[:2000]")],
            skip=[FORWARD, SAMPLES]),
+    Mutant(name="pairs_not_shared", removes="the shared rule: every token pair gets its own random follower",
+           target=PAIRS, message=r"far better than Kneser-Ney",
+           edits=[Edit(cell=PAIRS, old="ClassPairTask(shared=PAIRS_SHARED)", new="ClassPairTask(shared=False)")],
+           skip=PAIR_SKIP),
+    Mutant(name="pair_mlp_untrained", removes="training: the pair MLP takes one step",
+           target=PAIRS, message=r"far better than Kneser-Ney|use both tokens",
+           edits=[Edit(cell=PARAMETERS, old="PAIR_STEPS = 150", new="PAIR_STEPS = 1")],
+           skip=PAIR_SKIP),
+    Mutant(name="pair_mlp_sees_b_only", removes="the first token: the pair MLP's window holds b alone",
+           target=PAIRS, message=r"far better than Kneser-Ney|use both tokens",
+           edits=[Edit(cell=PAIRS, old="window=2, d_embed=D_EMBED", new="window=1, d_embed=D_EMBED")],
+           skip=PAIR_SKIP),
+    Mutant(name="held_out_pairs_counted", removes="the held-out pairs' novelty: half the training sequences are held-out pairs",
+           target=PAIRS, message=r"far better than Kneser-Ney",
+           edits=[Edit(cell=PAIRS, old='pair_task.sequences("train", 5000, pair_generator)',
+                       new='torch.cat([pair_task.sequences("train", 2500, pair_generator), '
+                           'pair_task.sequences("heldout", 2500, pair_generator)])')],
+           skip=PAIR_SKIP),
     Mutant(name="narrow_window_untrained", removes="training of the narrow window: a fresh model is scored",
            target=RECALL, message=r"should sit at chance",
            patches=[Patch(before=RECALL, code='recall_models[f"window N={WINDOW}"] = WindowMLPLM(WindowMLPConfig('
                                               'task.vocab_size, window=WINDOW, d_embed=16, d_hidden=64)).to(device)')],
-           skip=CORPUS_CELLS),
+           skip=[*CORPUS_CELLS, PAIRS]),
     Mutant(name="control_window_narrow", removes="the control's wide window: it sees only N tokens too",
            target=RECALL, message=r"wide enough window should learn",
            edits=[Edit(cell=RECALL_TRAIN, old="window=task.length,", new="window=WINDOW,")],
-           skip=CORPUS_CELLS),
+           skip=[*CORPUS_CELLS, PAIRS]),
     Mutant(name="embeddings_untrained", removes="training: the embeddings are the initial random ones",
            target=EMBEDDINGS, message=r"digits should be more alike|training should make the digits",
            patches=[Patch(before=PROJECTION, code="with torch.no_grad():\n    model.embedding.weight.copy_(initial_C.to(device))")],
-           skip=[FORWARD, SAMPLES, VERSUS_NGRAMS, SIZES, RECALL_TRAIN, RECALL]),
+           skip=[FORWARD, SAMPLES, VERSUS_NGRAMS, SIZES, UNSEEN, PAIRS, RECALL_TRAIN, RECALL]),
 ]
