@@ -20,7 +20,8 @@ main control is timed like the other kernel-drawn widgets. Screenshots go to doc
 
     python benchmarks/bench_widget_latency.py [--moves 20] [--screenshots docs/screenshots] [notebook ...]
 
-Last line: one JSON object {"rows": [...], "all_meet_target": ..., "load_average_1min": ...}.
+Last line: one JSON object {"rows": [...], "all_meet_target": ..., "load_average_1min": ...}; each row carries
+the 1-minute load average of the machine while its widget was timed.
 """
 
 from __future__ import annotations
@@ -244,10 +245,13 @@ def main(argv: list[str] | None = None) -> int:
                         timed_move(page, widget_class)  # warm-up
                         times = [timed_move(page, widget_class) for _ in range(args.moves)]
                         new = [row(widget_class, "main control", "kernel", times, name)]
+                    load = round(os.getloadavg()[0], 2)  # the 1-minute load while this widget was timed
                     for item in new:
+                        item["load_average_1min"] = load
                         rows.append(item)
                         print(f"{item['widget']:24s} {item['interaction']:42s} {item['side']:7s} median {item['median_ms']:6.1f} ms"
-                              f"  max {item['max_ms']:6.1f} ms  {'ok' if item['meets_target'] else 'MISSES TARGET'}", flush=True)
+                              f"  max {item['max_ms']:6.1f} ms  {'ok' if item['meets_target'] else 'MISSES TARGET'}"
+                              f"  (load {load})", flush=True)
                     if widget_class != DEMO_WIDGET_CLASS and args.screenshots:
                         png = page.locator(f".{widget_class}").first.screenshot()
                         path = args.screenshots / f"{Path(name).stem}.png"
