@@ -35,3 +35,10 @@ if "LM_CHECKPOINT_DIR" not in os.environ:
 # runs only the first of them, to show that a notebook runs from notebooks/zh/ too.
 collect_ignore_glob = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "notebooks" / "zh").glob("*.ipynb"))
                        if not p.name.startswith("01_")]
+
+
+# Parallel runs: pyproject's addopts give pytest-xdist `-n 2 --dist loadfile`, which sends every file whole to one
+# worker. The cells of a notebook share one kernel and must run in order on one worker; a test module's fixtures
+# are built once (tests/test_mutants.py runs its mutants two at a time itself; tests/test_wrong_answers.py grades
+# each notebook once). (`--dist loadgroup` would allow finer groups, but pytest-xdist 3.8 cannot rename node ids
+# under pytest 9, so its groups are silently ignored.)

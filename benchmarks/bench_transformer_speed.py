@@ -85,7 +85,8 @@ def run_ours(corpus: str, args: argparse.Namespace) -> dict:
     start, cpu_start = time.perf_counter(), time.process_time()
     recipe = transformer_recipe(corpus, fast=False)
     overrides = {k: v for k, v in (("steps", args.steps), ("lr", args.lr), ("warmup_steps", args.warmup)) if v is not None}
-    model_overrides = {"positional": args.positional} if args.positional else {}
+    model_overrides = {k: v for k, v in (("positional", args.positional), ("context_length", args.context),
+                                         ("tie_weights", args.tie)) if v is not None}
     batch_size = args.batch_size or recipe.batch_size
     train_config = recipe.train_config(progress=False, fused_optimizer=args.fused, cpu_bf16=args.bf16, **overrides)
     set_seed(args.seed)
@@ -238,6 +239,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--warmup", type=int, default=None, help="override our recipe's warm-up steps")
     parser.add_argument("--batch-size", type=int, default=None, help="override our recipe's batch size")
     parser.add_argument("--positional", default=None, help="override our recipe's positional encoding")
+    parser.add_argument("--context", type=int, default=None, help="override our recipe's context length")
+    parser.add_argument("--tie", action="store_const", const=True, default=None, help="tie the embedding and output weights")
     parser.add_argument("--fused", action="store_true", help="our AdamW's fused step (TrainConfig.fused_optimizer; opt-in)")
     parser.add_argument("--bf16", action="store_true", help="our run in bf16 autocast on the CPU (TrainConfig.cpu_bf16; opt-in)")
     parser.add_argument("--names-split", choices=["makemore", "course"], default="makemore",
