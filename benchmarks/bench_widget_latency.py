@@ -13,7 +13,8 @@ figure changed (a kernel-drawn image loaded, or a browser-drawn view's data-lm-f
 A bare reference widget (a small FigureWidget and an IntSlider, `lm-demo-widget`) runs side by
 side to show the cost of the machinery itself. Waits follow the notebooks' real run time: the
 run gets --run-timeout seconds (default 900) with a progress line every 15 s, and a widget then
-gets twice the measured run time (at least 60 s) to appear. The rows of the mask and positional
+gets twice the measured run time (at least 60 s) to appear. The notebooks run side by side, and
+no widget is timed before every run has ended (a kernel still training would load the machine). The rows of the mask and positional
 widgets come from benchmarks/widget_latency_rows_mask_positional.py when that file exists (its
 `rows(page, lab_url) -> list[dict]`, called once per notebook page of 06 and 08); otherwise their
 main control is timed like the other kernel-drawn widgets. Screenshots go to docs/screenshots/.
@@ -217,13 +218,16 @@ def main(argv: list[str] | None = None) -> int:
             run_started = time.perf_counter()
             for page in pages.values():
                 start_run_all(page)
-            for name, page in pages.items():
+            runs = {}
+            for name, page in pages.items():  # every run ends before any widget is timed: no kernel still trains
                 left = args.run_timeout - (time.perf_counter() - run_started)
-                run = wait_for_run(page, timeout_s=max(left, 30.0), progress=lambda s, name=name: print(
+                runs[name] = wait_for_run(page, timeout_s=max(left, 30.0), progress=lambda s, name=name: print(
                     f"  {name}: {s['executed']}/{s['total']} cells run, {s['pending']} queued or running "
                     f"({time.perf_counter() - run_started:.0f} s)", flush=True))
-                run_s = time.perf_counter() - run_started
-                print(f"{name}: ran in {run_s:.0f} s ({run})", flush=True)
+                print(f"{name}: ran in {time.perf_counter() - run_started:.0f} s ({runs[name]})", flush=True)
+            run_s = time.perf_counter() - run_started
+            for name, page in pages.items():
+                run = runs[name]
                 if run["errors"] or run["executed"] != run["total"]:
                     print(f"{name}: run failed ({run}); skipped", flush=True)
                     continue
