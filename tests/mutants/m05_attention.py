@@ -60,7 +60,16 @@ with torch.no_grad():
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, TRAIN, HEADS_SHOW]),
     # ---- contextual vectors of "can" (section 10)
     Mutant(name="attention_reads_only_itself", removes="the context: each position attends to itself only",
-           target=CAN_SHOW, message=r"after attention the same token should carry different vectors",
+           target=CAN_SHOW, message=r"the 'can's of one sense should be far more alike",
            patches=[SELF_ONLY_ATTENTION],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
+    Mutant(name="word_model_untrained", removes="training: the word model keeps its initial weights",
+           target=CAN_SHOW, message=r"the 'can's of one sense should be far more alike",
+           edits=[Edit(cell=CAN_SHOW, old="train(word_model, word_batches,", new="(word_model, word_batches,")],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
+    Mutant(name="word_order_shuffled", removes="the senses: the training words are shuffled, so no word before 'can' predicts what follows",
+           target=CAN_SHOW, message=r"the 'can's of one sense should be far more alike",
+           edits=[Edit(cell=CAN_SHOW, old="batch_sampler(torch.tensor(word_tokenizer.encode(can_text)),",
+                       new="batch_sampler(torch.tensor(word_tokenizer.encode(can_text))[torch.randperm(len(word_tokenizer.encode(can_text)))],")],
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
 ]
