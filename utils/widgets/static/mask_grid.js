@@ -159,12 +159,18 @@ function render({ model, el }) {
 
   function choose(key, focus) {
     if (!pictures.has(key)) return;
-    model.set("selected", key);
-    model.save_changes();
+    if (key !== model.get("selected")) {
+      model.set("selected", key);
+      model.save_changes();
+    }
     if (focus) buttons.find(b => b.dataset.key === key).focus();
   }
 
-  buttons.forEach(button => button.addEventListener("click", () => choose(button.dataset.key, false)));
+  // The pointer chooses on press (no wait for the release); Enter and Space reach the same choice as a click.
+  buttons.forEach(button => {
+    button.addEventListener("pointerdown", event => { if (event.button === 0) choose(button.dataset.key, false); });
+    button.addEventListener("click", () => choose(button.dataset.key, false));
+  });
   el.querySelector(".lm-grid").addEventListener("keydown", event => {
     const index = buttons.findIndex(b => b.dataset.key === model.get("selected"));
     const moves = {ArrowLeft: index % 2 ? -1 : 0, ArrowRight: index % 2 ? 0 : 1, ArrowUp: index >= 2 ? -2 : 0, ArrowDown: index >= 2 ? 0 : 2};
