@@ -2,7 +2,9 @@
 (figures embedded, widgets in their last state, rendered by a vendored html-manager), and an
 index page in course order. Nothing is loaded from the network; open site/index.html from disk.
 anywidget views (their ES module is in the saved state) render and stay interactive where they
-need no kernel: RequireJS maps the `anywidget` module to the vendored copy of its front end.
+need no kernel: RequireJS maps the `anywidget` module to the vendored copy of its front end. Controls
+that need a kernel (marked by utils/widgets/kernel_only.py) are disabled there, with a visible note
+in the page's language (templates/course).
 """
 
 from __future__ import annotations
