@@ -141,8 +141,9 @@ def write_index(out: Path, lessons: Sequence[Lesson], fast: bool) -> Path:
 <body>
 <h1>Language models from n-grams to Transformers</h1>
 <p>The lessons, executed ({mode}) and exported with their figures and the last state of their
-widgets. Read them here without running anything; open a notebook in JupyterLab to move the
-widgets and run the code.</p>
+widgets. Read them here without running anything: what a widget computes in the browser (pointing
+at a token, temperature, top-k and top-p, choosing a cell) works here too; controls that need a
+running kernel are disabled and say so. Open a notebook in JupyterLab to use them and run the code.</p>
 <ol class="lm-lessons">
 {rows}
 </ol>

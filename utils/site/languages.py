@@ -70,8 +70,9 @@ def write_chinese_index(out: Path, rows: Sequence[tuple[str, str, str | None, st
 <body>
 {switch_link("../index.html", "English")}
 <h1>语言模型：从 n 元语法到 Transformer</h1>
-<p>各课的笔记本已经运行（{mode}）并导出，附带图和交互控件的最终状态。在这里无需运行任何东西即可阅读；
-要拖动控件、运行代码，请在 JupyterLab 中打开笔记本。</p>
+<p>各课的笔记本已经运行（{mode}）并导出，附带图和交互控件的最终状态。在这里无需运行任何东西即可阅读：
+在浏览器中完成的交互（指向一个词元、温度、top-k 与 top-p、选择网格中的格子）在这里同样可用；需要运行中内核的控件已被禁用，并会注明这一点。
+要使用这些控件、运行代码，请在 JupyterLab 中打开笔记本。</p>
 <ol class="lm-lessons">
 {chr(10).join(items)}
 </ol>
