@@ -15,7 +15,7 @@ Model families
     attention, positional, transformer, recipes -- the Transformer and its default training recipe
 Demonstrations used by the notebooks
     synthetic, embedding_tools, extrapolation, norm_demo, lr_grid, masks, copy_failure,
-    generation_cost, zoo
+    generation_cost, zoo, class_pairs, can_senses
 Tools
     widgets                     -- the interactive widgets (ipywidgets)
     grading                     -- `python -m utils.grading release|grade`

@@ -19,7 +19,8 @@ CORPORA = ("pydocs", "shakespeare", "names")
 
 # Try-it parameter changes, by notebook (code appended to the parameters cell). Corpora are found on their own.
 TRY_ITS: dict[str, dict[str, str]] = {
-    "03_fixed_window_neural_lm.ipynb": {"window_1": "WINDOW = 1", "gap_inside_window": "RECALL_GAP = WINDOW - 2"},
+    "03_fixed_window_neural_lm.ipynb": {"window_1": "WINDOW = 1", "gap_inside_window": "RECALL_GAP = WINDOW - 2",
+                                        "pairs_not_shared": "PAIRS_SHARED = False"},
     "04_recurrent_networks.ipynb": {"recall_gap_8": "RECALL_GAP = 8"},
     "05_attention.ipynb": {"wide_d_k_16": "WIDE_D_K = 16", "qk_mean_half": "QK_MEAN = 0.5"},
     "07_transformer_lm.ipynb": {"grid_layers_2": "GRID_LAYERS = 2"},
