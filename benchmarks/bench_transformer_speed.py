@@ -84,7 +84,9 @@ def run_ours(corpus: str, args: argparse.Namespace) -> dict:
     """Train the course recipe's model on `corpus` and measure its held-out loss; every phase timed."""
     start, cpu_start = time.perf_counter(), time.process_time()
     recipe = transformer_recipe(corpus, fast=False)
-    overrides = {k: v for k, v in (("steps", args.steps), ("lr", args.lr), ("warmup_steps", args.warmup)) if v is not None}
+    overrides = {k: v for k, v in (("steps", args.steps), ("lr", args.lr), ("warmup_steps", args.warmup),
+                                   ("min_lr_ratio", args.min_lr_ratio),
+                                   ("betas", None if args.beta2 is None else (0.9, args.beta2))) if v is not None}
     model_overrides = {k: v for k, v in (("positional", args.positional), ("context_length", args.context),
                                          ("tie_weights", args.tie)) if v is not None}
     batch_size = args.batch_size or recipe.batch_size
@@ -237,6 +239,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--steps", type=int, default=None, help="override our recipe's step count")
     parser.add_argument("--lr", type=float, default=None, help="override our recipe's peak learning rate")
     parser.add_argument("--warmup", type=int, default=None, help="override our recipe's warm-up steps")
+    parser.add_argument("--min-lr-ratio", type=float, default=None, help="override our recipe's final lr share (cosine)")
+    parser.add_argument("--beta2", type=float, default=None, help="override our AdamW beta2 (recipe: 0.99)")
     parser.add_argument("--batch-size", type=int, default=None, help="override our recipe's batch size")
     parser.add_argument("--positional", default=None, help="override our recipe's positional encoding")
     parser.add_argument("--context", type=int, default=None, help="override our recipe's context length")

@@ -88,7 +88,8 @@ def test_speed_benchmark_side_by_side_on_a_tiny_setting(capsys):
         pytest.skip("names.txt is not available offline (set $LM_DATA_MIRROR)")
     bench = load("bench_transformer_speed")
     summary = bench.main(["--corpus", "names", "--steps", "3", "--warmup", "1", "--batch-size", "8", "--threads", "1",
-                          "--reference-scale", "0.0004", "--unit-seconds", "100", "--repeat", "2"])
+                          "--reference-scale", "0.0004", "--unit-seconds", "100", "--repeat", "2",
+                          "--min-lr-ratio", "0.0", "--beta2", "0.95"])
     last_line = capsys.readouterr().out.strip().splitlines()[-1]
     assert json.loads(last_line) == json.loads(json.dumps(summary))
     for key in ("our_s", "reference_s", "ratio", "our_loss", "reference_loss", "threads", "torch", "unit_s"):
@@ -98,6 +99,7 @@ def test_speed_benchmark_side_by_side_on_a_tiny_setting(capsys):
     assert len(names["ratios"]) == 2 and names["ratio"] == pytest.approx(sorted(names["ratios"])[0] / 2 + sorted(names["ratios"])[1] / 2)
     first, second = names["runs"]
     assert first["ours"]["steps"] == 3 and first["reference"]["steps"] == 4  # 10000 steps x 0.0004
+    assert first["ours"]["train"]["min_lr_ratio"] == 0.0 and tuple(first["ours"]["train"]["betas"]) == (0.9, 0.95)
     assert 2.0 < first["ours"]["loss"] < 4.0 and first["ours"]["params"] > 100_000
     assert summary["our_s"]["names"] == pytest.approx(names["our_s"]) and names["our_u"] == pytest.approx(names["our_s"] / 100, abs=1e-4)
     assert summary["meets_target"]["names"] is False and summary["meets_target_cpu"]["names"] is False  # 3 steps cannot reach 1.97
@@ -124,3 +126,13 @@ def test_speed_switches_are_opt_in_and_work():
     assert plain[-1] < plain[0] - 0.5 and fused[-1] < fused[0] - 0.5 and bf16[-1] < bf16[0] - 0.5
     assert abs(fused[-1] - plain[-1]) < 0.05  # the same algorithm, other rounding
     assert bf16 != plain  # bf16 autocast really ran (other rounding from the first step)
+
+
+@pytest.mark.slow
+def test_compile_benchmark_reports_compile_time_and_both_step_times(capsys):
+    bench = load("bench_compile")
+    summary = bench.main(["--steps", "2", "--threads", "1"])
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == summary
+    assert summary["compile_seconds"] > 0 and summary["eager_ms_per_step"] > 0 and summary["compiled_ms_per_step"] > 0
+    gain = summary["eager_ms_per_step"] - summary["compiled_ms_per_step"]
+    assert (summary["payback_steps"] is None) == (gain <= 0)

@@ -196,16 +196,17 @@ class MultiHeadAttention(nn.Module):
             k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)  # (B, H, past+T, Dh)
         T = x.shape[1]
         # 2) attend: explicit (weights visible) or fused
-        mask = causal_mask(T, x.device, offset=past).to(q.dtype) if causal and (T > 1 or bias is not None) else None
+        masked = causal and (T > 1 or bias is not None)
         dropout = self.dropout if self.training else 0.0
-        if need_weights:
-            out, weights = scaled_dot_product_attention(q, k, v, mask, bias)  # (B, H, T, Dh), (B, H, T, past+T)
-            if dropout:
-                out = F.dropout(weights, dropout) @ v
+        weights = None
+        if masked and not need_weights and bias is None and past == 0:  # training: the kernel masks, no mask tensor built
+            out = F.scaled_dot_product_attention(q, k, v, dropout_p=dropout, is_causal=True)  # (B, H, T, Dh)
         else:
-            weights = None
-            if mask is not None and bias is None and past == 0:
-                out = F.scaled_dot_product_attention(q, k, v, dropout_p=dropout, is_causal=True)
+            mask = causal_mask(T, x.device, offset=past).to(q.dtype) if masked else None  # (T, past+T)
+            if need_weights:
+                out, weights = scaled_dot_product_attention(q, k, v, mask, bias)  # (B, H, T, Dh), (B, H, T, past+T)
+                if dropout:
+                    out = F.dropout(weights, dropout) @ v
             else:
                 out = F.scaled_dot_product_attention(q, k, v, attn_mask=_combine(mask, bias, q.dtype), dropout_p=dropout)
         # 3) concatenate the heads and mix them
