@@ -75,7 +75,7 @@ def generation_time_nll(model, windows):
 
 _cf.generation_time_nll = generation_time_nll  # the cell imports it from the package
 """)
-UNTRAINED = Edit(cell=PARAMETERS, old="STEPS = pick(full=500, fast=300)", new="STEPS = 1")
+UNTRAINED = Edit(cell=PARAMETERS, old="STEPS = pick(full=500, fast=400)", new="STEPS = 1")
 
 LATER_THAN_LOSSES = [MASK]
 LATER_THAN_ATTENTION = [MASK, LOSSES]
