@@ -556,3 +556,18 @@ def kernel_json(page, expression: str):
 
     out = kernel_eval(page, f"import json as _lm_json\nprint(_lm_json.dumps({expression}))")
     return _json.loads(out.strip().splitlines()[-1])
+
+
+def wait_for_kernel_value(page, expression: str, expected, timeout_s: float = 30.0):
+    """Poll the kernel until `expression` equals `expected` (a browser change has arrived); returns the last value."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = kernel_json(page, expression)
+        if value == expected or time.monotonic() > deadline:
+            return value
+        page.wait_for_timeout(100)
+
+
+def css_rgb(css: str) -> tuple[int, ...]:
+    """A CSS colour 'rgb(r, g, b)' or 'rgba(r, g, b, a)' as (r, g, b) integers."""
+    return tuple(int(float(v)) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])

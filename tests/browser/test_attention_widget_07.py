@@ -9,14 +9,12 @@ Screenshots go to $LM_SCREENSHOT_DIR (else a tmp folder), as in the other browse
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from tests.browser.lab import (
     NOTEBOOKS_DIR,
     browser_unavailable_reason,
+    css_rgb,
     kernel_eval,
     kernel_json,
     launch_chromium,
@@ -25,6 +23,7 @@ from tests.browser.lab import (
     screenshot_widget,
     start_lab,
     start_run_all,
+    wait_for_kernel_value,
     wait_for_run,
 )
 
@@ -60,14 +59,6 @@ def _lm_reference_map(variant, layer, head):
 
 
 @pytest.fixture(scope="module")
-def screenshot_dir(tmp_path_factory) -> Path:
-    """Where screenshots are written: $LM_SCREENSHOT_DIR, or a pytest tmp folder."""
-    folder = Path(os.environ.get("LM_SCREENSHOT_DIR") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture(scope="module")
 def page(tmp_path_factory):
     """07 opened in JupyterLab and run top to bottom; the kernel holds the reference functions."""
     source = tmp_path_factory.mktemp("notebooks")
@@ -91,10 +82,6 @@ def _viridis(w: float) -> tuple[int, int, int]:
     from matplotlib import colormaps
 
     return tuple(int(round(255 * c)) for c in colormaps["viridis"](float(w))[:3])
-
-
-def _rgb(css: str) -> tuple[int, ...]:
-    return tuple(int(float(v)) for v in css[css.index("(") + 1:css.index(")")].split(",")[:3])
 
 
 def _tokens(page) -> list[dict]:
@@ -138,18 +125,6 @@ def _map_mismatches(pixels, expected, query: int) -> list[str]:
     return bad
 
 
-def _wait_kernel(page, expression: str, expected, timeout_s: float = 30.0):
-    """Poll the kernel until `expression` equals `expected` (the browser's change has arrived)."""
-    import time
-
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = kernel_json(page, expression)
-        if value == expected or time.monotonic() > deadline:
-            return value
-        page.wait_for_timeout(100)
-
-
 def _choose(page, variant: int, layer: int, head: int) -> None:
     """Pick the weights, layer and head as a person does (a toggle button, two drop-downs); wait for the kernel."""
     root = page.locator(WIDGET).first
@@ -157,7 +132,7 @@ def _choose(page, variant: int, layer: int, head: int) -> None:
     root.locator("select.lm-attn-layer").select_option(str(layer))
     root.locator("select.lm-attn-head").select_option(str(head))
     state = [variant, layer, head]
-    assert _wait_kernel(page, "[lm_view.variant, lm_view.layer, lm_view.head]", state) == state
+    assert wait_for_kernel_value(page, "[lm_view.variant, lm_view.layer, lm_view.head]", state) == state
 
 
 def _check_strip_is_row(page, variant: int, layer: int, head: int, query: int) -> list[float]:
@@ -172,7 +147,7 @@ def _check_strip_is_row(page, variant: int, layer: int, head: int, query: int) -
             continue
         assert not token["future"], f"token {j} is not after query {query} but is greyed"
         assert abs(token["weight"] - weight) <= QUANTUM, f"token {j}: page {token['weight']}, model {weight}"
-        assert max(abs(a - b) for a, b in zip(_rgb(token["background"]), _viridis(weight))) <= COLOUR_TOLERANCE, (
+        assert max(abs(a - b) for a, b in zip(css_rgb(token["background"]), _viridis(weight))) <= COLOUR_TOLERANCE, (
             f"token {j} is shaded {token['background']}, viridis({weight:.3f}) is {_viridis(weight)}")
     return [t["weight"] for t in shown]
 
@@ -213,7 +188,7 @@ def test_hover_and_arrow_keys_shade_the_models_row(page, screenshot_dir):
         tokens.nth(query).hover()
         page.wait_for_function("([sel, q]) => document.querySelector(sel).dataset.query === q",
                                arg=[f"{WIDGET} .lm-attn-tokens", str(query)], timeout=10_000)
-        assert _wait_kernel(page, "lm_view.query", query) == query, "the hovered query reached the kernel"
+        assert wait_for_kernel_value(page, "lm_view.query", query) == query, "the hovered query reached the kernel"
         seen[query] = _check_strip_is_row(page, 0, layer, head, query)
         assert sum(t["future"] for t in _tokens(page)) == 47 - query, "exactly the tokens after the query are greyed"
     assert seen[20] != seen[40], "another query shades other tokens"
@@ -231,7 +206,7 @@ def test_hover_and_arrow_keys_shade_the_models_row(page, screenshot_dir):
         "the arrow keys moved JupyterLab's cell selection instead of the query")
     page.keyboard.press("End")
     assert strip.get_attribute("data-query") == "47"
-    assert _wait_kernel(page, "lm_view.query", 47) == 47
+    assert wait_for_kernel_value(page, "lm_view.query", 47) == 47
     _check_strip_is_row(page, 0, layer, head, 47)
     big = root.locator("canvas.lm-attn-big").first
     expected = kernel_json(page, f"_lm_reference_map(0, {layer}, {head})")  # (T, T)
@@ -244,14 +219,14 @@ def test_untrained_weights_change_the_shown_map(page):
     layer, head, query = 0, 1, 30
     _choose(page, 0, layer, head)
     root.locator(".lm-attn-token").nth(query).hover()
-    assert _wait_kernel(page, "lm_view.query", query) == query
+    assert wait_for_kernel_value(page, "lm_view.query", query) == query
     big = root.locator("canvas.lm-attn-big").first
     trained_strip = _check_strip_is_row(page, 0, layer, head, query)
     trained_pixels = _map_pixels(big, 48)
     assert root.locator(".lm-attn-hint").inner_text().startswith("trained weights")
 
     root.locator("button[data-variant='1']").click()
-    assert _wait_kernel(page, "lm_view.variant", 1) == 1
+    assert wait_for_kernel_value(page, "lm_view.variant", 1) == 1
     assert root.locator("button[data-variant='1']").get_attribute("aria-checked") == "true"
     assert root.locator(".lm-attn-hint").inner_text().startswith("untrained weights")
     untrained_strip = _check_strip_is_row(page, 1, layer, head, query)
@@ -262,7 +237,7 @@ def test_untrained_weights_change_the_shown_map(page):
         "the trained and untrained rows of this head should differ visibly")
     assert trained_pixels != untrained_pixels, "the map did not change with the weights"
     root.locator("button[data-variant='0']").click()
-    assert _wait_kernel(page, "lm_view.variant", 0) == 0
+    assert wait_for_kernel_value(page, "lm_view.variant", 0) == 0
 
 
 def test_all_heads_show_one_thumbnail_per_head_and_a_click_enlarges_it(page):
@@ -288,7 +263,7 @@ def test_all_heads_show_one_thumbnail_per_head_and_a_click_enlarges_it(page):
     thumbs.nth(target).click()
     assert root.locator("select.lm-attn-head").input_value() == str(target)
     assert root.locator("canvas.lm-attn-big").count() == 1 and thumbs.count() == 0
-    assert _wait_kernel(page, "lm_view.head", target) == target
+    assert wait_for_kernel_value(page, "lm_view.head", target) == target
     big = root.locator("canvas.lm-attn-big").first
     assert _map_mismatches(_map_pixels(big, 48), maps[target], query) == [], "the enlarged map is not the clicked head's"
     _check_strip_is_row(page, 0, layer, target, query)

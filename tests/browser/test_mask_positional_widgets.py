@@ -8,9 +8,6 @@ $LM_SCREENSHOT_DIR (else a tmp folder).
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -50,13 +47,6 @@ KEYS = ("masked/masked", "masked/unmasked", "unmasked/masked", "unmasked/unmaske
 WIDGET = ("next(w for w in __import__('ipywidgets').widgets.widget._instances.values() "
           "if type(w).__name__ == 'PositionalScoresWidget')")
 VIRIDIS = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in colormap_table("viridis")])  # (64, 3)
-
-
-@pytest.fixture(scope="module")
-def screenshot_dir(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("LM_SCREENSHOT_DIR") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture(scope="module")

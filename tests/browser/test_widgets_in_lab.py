@@ -17,6 +17,7 @@ from tests.browser.lab import (
     REQUIRED_WIDGETS,
     WIDGET_NOTEBOOKS,
     browser_unavailable_reason,
+    css_rgb,
     kernel_json,
     launch_chromium,
     move_main_control,
@@ -25,6 +26,7 @@ from tests.browser.lab import (
     screenshot_widget,
     start_lab,
     start_run_all,
+    wait_for_kernel_value,
     wait_for_new_figure,
     wait_for_run,
     widget_state,
@@ -36,14 +38,6 @@ pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
 # $LM_BROWSER_NOTEBOOKS (comma-separated names) limits the run to some notebooks while working on them.
 _ONLY = [name for name in os.environ.get("LM_BROWSER_NOTEBOOKS", "").split(",") if name]
 PRESENT = [name for name in WIDGET_NOTEBOOKS if (NOTEBOOKS_DIR / name).is_file() and (not _ONLY or name in _ONLY)]
-
-
-@pytest.fixture(scope="module")
-def screenshot_dir(tmp_path_factory) -> Path:
-    """Where screenshots are written: $LM_SCREENSHOT_DIR, or a pytest tmp folder."""
-    folder = Path(os.environ.get("LM_SCREENSHOT_DIR") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture(scope="module")
@@ -180,22 +174,6 @@ def _tokens(page) -> list[dict]:
         " future: n.classList.contains('lm-future'), query: n.classList.contains('lm-query')}))")
 
 
-def _rgb(css: str) -> tuple[int, ...]:
-    return tuple(int(float(v)) for v in css[css.index("(") + 1:css.index(")")].split(",")[:3])
-
-
-def _wait_kernel(page, expression: str, expected, timeout_s: float = 30.0):
-    """Poll the kernel until `expression` equals `expected` (the browser's change has arrived)."""
-    import time
-
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = kernel_json(page, expression)
-        if value == expected or time.monotonic() > deadline:
-            return value
-        page.wait_for_timeout(100)
-
-
 def test_attention_hover_shades_what_the_query_reads(lab_pages, screenshot_dir):
     page = _page(lab_pages, ATTENTION)
     widget = page.locator(".lm-attention-widget").first
@@ -206,7 +184,7 @@ def test_attention_hover_shades_what_the_query_reads(lab_pages, screenshot_dir):
     query = 12
     tokens.nth(query).hover()
     page.wait_for_function("q => document.querySelector('.lm-attention-widget .lm-attn-tokens').dataset.query == q", arg=str(query))
-    assert _wait_kernel(page, "can_widget.query", query) == query, "the hovered query reached the kernel"
+    assert wait_for_kernel_value(page, "can_widget.query", query) == query, "the hovered query reached the kernel"
     expected = kernel_json(page, "can_widget.shown_row().tolist()")  # Python's row of weights for this query
     shown = _tokens(page)
     assert [t["query"] for t in shown].index(True) == query
@@ -215,7 +193,7 @@ def test_attention_hover_shades_what_the_query_reads(lab_pages, screenshot_dir):
             assert token["future"] and weight == 0, f"token {j} lies after the query: greyed, weight 0"
             continue
         assert abs(token["weight"] - weight) <= 1 / 510 + 1e-4, f"token {j}: page {token['weight']}, Python {weight}"
-        assert max(abs(a - b) for a, b in zip(_rgb(token["background"]), _viridis(weight))) <= 6, (
+        assert max(abs(a - b) for a, b in zip(css_rgb(token["background"]), _viridis(weight))) <= 6, (
             f"token {j} is shaded {token['background']}, viridis({weight:.3f}) is {_viridis(weight)}")
     strongest = max(range(query + 1), key=lambda j: expected[j])
     assert shown[strongest]["weight"] == max(t["weight"] for t in shown), "the most-read token is the brightest"
@@ -255,10 +233,10 @@ def test_attention_all_heads_thumbnails_enlarge_and_untrained_weights_differ(lab
     thumbs.nth(n_heads - 1).click()
     assert root.locator("select.lm-attn-head").input_value() == str(n_heads - 1)
     assert root.locator(".lm-attn-big").count() == 1 and thumbs.count() == 0
-    assert _wait_kernel(page, "can_widget.head", n_heads - 1) == n_heads - 1
+    assert wait_for_kernel_value(page, "can_widget.head", n_heads - 1) == n_heads - 1
     trained = [t["weight"] for t in _tokens(page)]
     root.locator("button[data-variant='1']").click()
-    assert _wait_kernel(page, "can_widget.variant", 1) == 1
+    assert wait_for_kernel_value(page, "can_widget.variant", 1) == 1
     untrained = [t["weight"] for t in _tokens(page)]
     expected = kernel_json(page, "can_widget.shown_row().tolist()")
     assert max(abs(a - b) for a, b in zip(untrained, expected)) <= 1 / 510 + 1e-4
@@ -320,7 +298,7 @@ def test_temperature_sliders_grey_removed_tokens_at_their_tempered_probability(l
     for _ in range(3):
         page.keyboard.press("ArrowRight")
     assert k_slider.input_value() == "3"
-    assert _wait_kernel(page, "widget.top_k", 3) == 3
+    assert wait_for_kernel_value(page, "widget.top_k", 3) == 3
     t_slider = root.locator("input.lm-temperature")
     t_slider.focus()
     before = _bars(page)
@@ -331,7 +309,7 @@ def test_temperature_sliders_grey_removed_tokens_at_their_tempered_probability(l
     after = _bars(page)
     assert [b["height"] for b in after] != [b["height"] for b in before], "a hotter T redraws the bars"
     temperature = round(10 ** float(t_slider.input_value()), 6)
-    assert _wait_kernel(page, "round(widget.temperature, 6)", temperature) == temperature
+    assert wait_for_kernel_value(page, "round(widget.temperature, 6)", temperature) == temperature
     py = kernel_json(page, "(lambda v: {'order': v.order.tolist(), 'probs': v.probs.tolist(), 'tempered': v.tempered.tolist(),"
                            " 'n_kept': v.n_kept})(widget.last_view)")
     assert [b["token"] for b in after] == py["order"]
@@ -361,7 +339,7 @@ def test_temperature_axis_toggle_changes_the_axis_and_marks_p(lab_pages, screens
     small = [i for i, b in enumerate(linear) if 1e-3 < b["tempered"] < 0.02]
     assert small and all(log[i]["height"] > linear[i]["height"] + 20 for i in small), (
         "on the log axis the small probabilities stay readable")
-    assert _wait_kernel(page, "widget.view", "log") == "log"
+    assert wait_for_kernel_value(page, "widget.view", "log") == "log"
     p_slider = root.locator("input.lm-top-p")
     p_slider.focus()
     page.keyboard.press("End")
@@ -384,7 +362,7 @@ def test_temperature_samples_on_demand_match_the_python_sampler(lab_pages):
     root = page.locator(".lm-temperature-widget").first
     seed = kernel_json(page, "widget.seed")
     root.locator("button.lm-draw-samples").click()
-    assert _wait_kernel(page, "widget.seed", seed + 1) == seed + 1
+    assert wait_for_kernel_value(page, "widget.seed", seed + 1) == seed + 1
     shown = [int(i) for i in root.locator("code.lm-samples").get_attribute("data-ids").split(",")]
     assert shown == kernel_json(page, "widget.samples()"), "the browser draws what seeded_samples draws for this seed"
     kept = kernel_json(page, "torch.nonzero(next_token_probs(torch.tensor(widget.logits), *widget.settings())).flatten().tolist()")
