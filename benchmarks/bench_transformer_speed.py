@@ -34,7 +34,8 @@ import os
 import statistics
 import sys
 import time
-from dataclasses import asdict
+import typing
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import psutil
@@ -51,7 +52,7 @@ from utils.evaluation import evaluate, evaluate_split  # noqa: E402
 from utils.recipes import transformer_recipe  # noqa: E402
 from utils.tokenizers import CharTokenizer  # noqa: E402
 from utils.training import TrainConfig, train  # noqa: E402
-from utils.transformer import TransformerLM  # noqa: E402
+from utils.transformer import TransformerConfig, TransformerLM  # noqa: E402
 
 TARGETS = {"shakespeare": {"loss": 1.88, "ratio": 0.5}, "names": {"loss": 1.97, "ratio": 0.5}}
 
@@ -80,6 +81,45 @@ def names_makemore_split(seed: int = 3407) -> Dataset:
     return Dataset("names", "items", tokenizer, encode(train_words), encode(train_words[:1000]), encode(test_words))
 
 
+def parse_value(text: str) -> int | float | bool | str | None:
+    """A --model-option value: int, float, true/false, none, or else the string itself."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_model_options(options: list[str]) -> dict:
+    """KEY=VALUE strings (repeatable --model-option) as TransformerConfig overrides; ValueError naming the valid fields."""
+    hints = typing.get_type_hints(TransformerConfig)
+    valid = [f.name for f in fields(TransformerConfig) if f.name != "vocab_size"]  # the corpus sets the vocabulary
+    parsed: dict = {}
+    for option in options:
+        key, sep, raw = option.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"--model-option wants KEY=VALUE, got {option!r}")
+        if key not in valid:
+            raise ValueError(f"--model-option {key!r} is not a TransformerConfig field: choose one of {', '.join(valid)}")
+        if key in parsed:
+            raise ValueError(f"--model-option {key!r} given twice")
+        value = parse_value(raw)
+        allowed = typing.get_args(hints[key]) or (hints[key],)  # e.g. (int, NoneType) for `int | None`
+        allowed = tuple(float if t is float else t for t in allowed) + ((int,) if float in allowed else ())
+        if isinstance(value, bool) and bool not in allowed or not isinstance(value, allowed):
+            names = ", ".join("none" if t is type(None) else t.__name__ for t in dict.fromkeys(allowed))
+            raise ValueError(f"--model-option {key}={raw!r}: {key} takes {names}")
+        parsed[key] = float(value) if float in allowed and isinstance(value, int) else value
+    return parsed
+
+
 def run_ours(corpus: str, args: argparse.Namespace) -> dict:
     """Train the course recipe's model on `corpus` and measure its held-out loss; every phase timed."""
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -89,6 +129,7 @@ def run_ours(corpus: str, args: argparse.Namespace) -> dict:
                                    ("betas", None if args.beta2 is None else (0.9, args.beta2))) if v is not None}
     model_overrides = {k: v for k, v in (("positional", args.positional), ("context_length", args.context),
                                          ("tie_weights", args.tie)) if v is not None}
+    model_overrides.update(parse_model_options(args.model_option))  # main checked them (and that no flag clashes)
     batch_size = args.batch_size or recipe.batch_size
     train_config = recipe.train_config(progress=False, fused_optimizer=args.fused, cpu_bf16=args.bf16, **overrides)
     set_seed(args.seed)
@@ -245,6 +286,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--positional", default=None, help="override our recipe's positional encoding")
     parser.add_argument("--context", type=int, default=None, help="override our recipe's context length")
     parser.add_argument("--tie", action="store_const", const=True, default=None, help="tie the embedding and output weights")
+    parser.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a TransformerConfig field of our model (repeatable), e.g. d_ff=256, n_kv_head=1")
     parser.add_argument("--fused", action="store_true", help="our AdamW's fused step (TrainConfig.fused_optimizer; opt-in)")
     parser.add_argument("--bf16", action="store_true", help="our run in bf16 autocast on the CPU (TrainConfig.cpu_bf16; opt-in)")
     parser.add_argument("--names-split", choices=["makemore", "course"], default="makemore",
@@ -256,6 +299,13 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.reference_scale <= 0:
         parser.error("--repeat must be >= 1 and --reference-scale > 0")
+    try:
+        model_options = parse_model_options(args.model_option)
+    except ValueError as error:
+        parser.error(str(error))
+    flagged = {"positional": args.positional, "context_length": args.context, "tie_weights": args.tie}
+    if clash := sorted(k for k in model_options if flagged.get(k) is not None):
+        parser.error(f"{', '.join(clash)} set twice: by --model-option and by its own flag")
     os.environ.setdefault(MIRROR_ENV_VAR, str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -289,7 +339,7 @@ def main(argv: list[str] | None = None) -> dict:
         "meets_target": {c: s.get("meets_target") for c, s in results.items()},
         "meets_target_cpu": {c: s.get("meets_target_cpu") for c, s in results.items()},
         "threads": torch.get_num_threads(),
-        "our_switches": {"fused_optimizer": args.fused, "cpu_bf16": args.bf16},
+        "our_switches": {"fused_optimizer": args.fused, "cpu_bf16": args.bf16, "model_options": model_options},
         "torch": torch.__version__,
         "unit_s": None if unit is None else round(unit, 3),
         "unit_source": unit_source if unit is not None else None,

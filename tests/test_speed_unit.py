@@ -106,6 +106,49 @@ def test_speed_benchmark_side_by_side_on_a_tiny_setting(capsys):
     assert names["cpu_ratio"] > 0 and first["ours"]["cpu_s"] > 0 and first["reference"]["cpu_s"] > 0
 
 
+def test_speed_benchmark_model_option_reaches_the_config(capsys):
+    from utils.data import corpus_path
+    from utils.transformer import TransformerConfig, TransformerLM
+
+    try:
+        corpus_path("names")
+    except FileNotFoundError:
+        pytest.skip("names.txt is not available offline (set $LM_DATA_MIRROR)")
+    bench = load("bench_transformer_speed")
+    options = ["--model-option", "d_ff=48", "--model-option", "n_kv_head=1", "--model-option", "rotary_base=500"]
+    summary = bench.main(["--corpus", "names", "--no-reference", "--steps", "2", "--warmup", "1", "--batch-size", "4",
+                          "--threads", "1", "--unit-seconds", "100", *options])
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == json.loads(json.dumps(summary))
+    assert summary["our_switches"]["model_options"] == {"d_ff": 48, "n_kv_head": 1, "rotary_base": 500.0}
+    ours = summary["corpora"]["names"]["runs"][0]["ours"]
+    assert ours["model"]["d_ff"] == 48 and ours["model"]["n_kv_head"] == 1 and ours["model"]["rotary_base"] == 500.0
+    assert ours["model"]["n_layer"] == 4 and ours["model"]["d_model"] == 64  # the rest stays the recipe's
+    expected = TransformerLM(TransformerConfig(**ours["model"])).num_parameters()
+    recipe_size = TransformerLM(TransformerConfig(**{**ours["model"], "d_ff": None, "n_kv_head": None})).num_parameters()
+    assert ours["params"] == expected < recipe_size  # the narrower model was the one trained
+    assert bench.parse_model_options(["tie_weights=true", "d_ff=none", "positional=learned"]) == {
+        "tie_weights": True, "d_ff": None, "positional": "learned"}
+
+
+@pytest.mark.parametrize("option, message", [
+    ("d_fff=256", "not a TransformerConfig field: choose one of context_length, n_layer, n_head, d_model, d_ff,"),
+    ("vocab_size=10", "not a TransformerConfig field"),  # the corpus sets it
+    ("d_ff=wide", "d_ff takes int, none"),
+    ("tie_weights=1", "tie_weights takes bool"),
+    ("n_layer", "KEY=VALUE"),
+])
+def test_speed_benchmark_model_option_errors_are_clear(capsys, option, message):
+    bench = load("bench_transformer_speed")
+    with pytest.raises(SystemExit):
+        bench.main(["--corpus", "names", "--no-reference", "--model-option", option])
+    assert message in capsys.readouterr().err
+    with pytest.raises(ValueError, match="not a TransformerConfig field"):
+        bench.parse_model_options(["n_embd=128"])
+    with pytest.raises(SystemExit):
+        bench.main(["--corpus", "names", "--no-reference", "--context", "16", "--model-option", "context_length=32"])
+    assert "context_length set twice" in capsys.readouterr().err
+
+
 def test_speed_switches_are_opt_in_and_work():
     from utils.batching import batch_sampler
     from utils.training import TrainConfig, autocast_dtype, make_optimizer, train
