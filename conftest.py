@@ -43,9 +43,29 @@ collect_ignore_glob = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "noteboo
 # tests/test_wrong_answers.py grades each notebook once). (`--dist loadgroup` would allow finer groups, but
 # pytest-xdist 3.8 cannot rename node ids under pytest 9, so its groups are silently ignored.)
 #
+# The browser tests (tests/browser/) are one unit, on one worker: they share one JupyterLab in which every widget
+# notebook runs once (tests/browser/conftest.py's session fixture `lab_pages`), instead of one per test file.
+#
 # The two longest files start first, one on each worker, in this order (--no-loadscope-reorder keeps it): each
 # took about 15 minutes of a 29-minute run on 2 busy cores (2026-12-01), and one started late in collection order.
 START_FIRST = ("tests/test_mutants.py", "tests/test_wrong_answers.py")
+
+
+SHARED_SCOPES = ("tests/browser/",)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's loadfile scheduling, except that each folder of SHARED_SCOPES goes whole to one worker."""
+    if config.getoption("dist") != "loadfile":
+        return None  # another --dist given on the command line: xdist's own scheduler
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFolderScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            folder = next((f for f in SHARED_SCOPES if nodeid.startswith(f)), None)
+            return folder if folder is not None else super()._split_scope(nodeid)
+
+    return SharedFolderScheduling(config, log)
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -21,8 +21,10 @@ main control is timed like the other kernel-drawn widgets. Screenshots go to doc
 
     python benchmarks/bench_widget_latency.py [--moves 20] [--screenshots docs/screenshots] [notebook ...]
 
-Last line: one JSON object {"rows": [...], "all_meet_target": ..., "load_average_1min": ...}; each row carries
-the 1-minute load average of the machine while its widget was timed.
+Before timing, the script waits (--settle, default up to 90 s) until the notebooks' runs have left the CPU
+(below 25% busy over 2 s). Last line: one JSON object {"rows": [...], "all_meet_target": ..., "load_average_1min": ...};
+each row carries the 1-minute load average (which lags by minutes) and the share of the machine's CPU that was
+busy while its widget was timed (/proc/stat; the browser and kernel being timed included).
 """
 
 from __future__ import annotations
@@ -69,6 +71,35 @@ def save_small_png(png: bytes, path: Path, colors: int = 128) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     image.save(path, optimize=True)
     return path.stat().st_size
+
+
+def cpu_jiffies() -> tuple[int, int] | None:
+    """(busy, total) CPU time of the whole machine so far, in clock ticks (/proc/stat; None off Linux)."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def busy_share(before: tuple[int, int] | None, after: tuple[int, int] | None) -> float | None:
+    """Share of the machine's CPU time that was busy between two cpu_jiffies() readings (None if unknown)."""
+    if before is None or after is None or after[1] <= before[1]:
+        return None
+    return round((after[0] - before[0]) / (after[1] - before[1]), 3)
+
+
+def settle(max_s: float, below: float = 0.25, window_s: float = 2.0) -> float | None:
+    """Wait (at most max_s) until the machine's CPU is busy less than `below` of a `window_s` window; the last share."""
+    deadline = time.monotonic() + max_s
+    share = None
+    while True:
+        before = cpu_jiffies()
+        time.sleep(window_s)
+        share = busy_share(before, cpu_jiffies())
+        if share is None or share < below or time.monotonic() > deadline:
+            return share
 
 
 def row(widget: str, interaction: str, side: str, times: list[float], notebook: str) -> dict:
@@ -191,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run-timeout", type=float, default=900.0, help="seconds the notebooks may run (default 900)")
     parser.add_argument("--threads", type=int, default=1,
                         help="torch threads in the kernels (default 1, as the test suite: on a loaded machine more cost far more)")
+    parser.add_argument("--settle", type=float, default=90.0,
+                        help="after the runs, wait up to this many seconds for the CPU to fall below 25%% busy (default 90)")
     parser.add_argument("notebooks", nargs="*", help="widget notebooks (default: every one in notebooks/)")
     args = parser.parse_args(argv)
     names = args.notebooks or [name for name in WIDGET_NOTEBOOKS if (NOTEBOOKS_DIR / name).is_file()]
@@ -226,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
                     f"({time.perf_counter() - run_started:.0f} s)", flush=True))
                 print(f"{name}: ran in {time.perf_counter() - run_started:.0f} s ({runs[name]})", flush=True)
             run_s = time.perf_counter() - run_started
+            if args.settle > 0:  # the runs' own load fades before any timing (the load average lags by minutes)
+                share = settle(args.settle)
+                print(f"settled: CPU {'?' if share is None else f'{100 * share:.0f}%'} busy before timing", flush=True)
             for name, page in pages.items():
                 run = runs[name]
                 if run["errors"] or run["executed"] != run["total"]:
@@ -239,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"{name}: no .{widget_class} .lm-main-control after {max(60.0, 2 * run_s):.0f} s; skipped", flush=True)
                         continue
                     page.locator(f".{widget_class}").first.scroll_into_view_if_needed()
+                    cpu_before = cpu_jiffies()
                     if widget_class == "lm-attention-widget":
                         new = attention_rows(page, args.moves, name)
                     elif widget_class == "lm-temperature-widget":
@@ -249,13 +286,15 @@ def main(argv: list[str] | None = None) -> int:
                         timed_move(page, widget_class)  # warm-up
                         times = [timed_move(page, widget_class) for _ in range(args.moves)]
                         new = [row(widget_class, "main control", "kernel", times, name)]
-                    load = round(os.getloadavg()[0], 2)  # the 1-minute load while this widget was timed
+                    load = round(os.getloadavg()[0], 2)  # the 1-minute load (it lags: minutes of the past count)
+                    busy = busy_share(cpu_before, cpu_jiffies())  # the machine's CPU while this widget was timed
                     for item in new:
                         item["load_average_1min"] = load
+                        item["cpu_busy_share"] = busy  # everything: the browser and kernel being timed included
                         rows.append(item)
                         print(f"{item['widget']:24s} {item['interaction']:42s} {item['side']:7s} median {item['median_ms']:6.1f} ms"
                               f"  max {item['max_ms']:6.1f} ms  {'ok' if item['meets_target'] else 'MISSES TARGET'}"
-                              f"  (load {load})", flush=True)
+                              f"  (load {load}, CPU {'?' if busy is None else f'{100 * busy:.0f}%'} busy)", flush=True)
                     if widget_class != DEMO_WIDGET_CLASS and args.screenshots:
                         png = page.locator(f".{widget_class}").first.screenshot()
                         path = args.screenshots / f"{Path(name).stem}.png"

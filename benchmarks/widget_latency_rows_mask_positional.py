@@ -28,7 +28,7 @@ from tests.browser.mask_positional import (  # noqa: E402
     wait_for_samples,
 )
 
-MASK_FIGURE = f".{MASK} img.lm-attention"
+MASK_FIGURE = f".{MASK} .lm-attention"
 POSITIONAL_FIGURE = f".{POSITIONAL} img.lm-positional-figure"
 CELLS = ("masked/masked", "masked/unmasked", "unmasked/unmasked", "unmasked/masked")
 ARROWS = ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp")  # a loop around the four cells

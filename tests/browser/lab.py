@@ -232,11 +232,16 @@ def launch_chromium(viewport: tuple[int, int] = (1280, 1100)) -> Iterator[object
             args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run"],
         )
         try:
-            context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
-            context.route("**/*", _local_only)
-            yield context
+            yield offline_context(browser, viewport)
         finally:
             browser.close()
+
+
+def offline_context(browser, viewport: tuple[int, int] = (1280, 1100)):
+    """A new context of a Playwright `browser` that reaches only 127.0.0.1, file:// and data:/blob: URLs."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    context.route("**/*", _local_only)
+    return context
 
 
 def screenshot_widget(page, widget_class: str, path: Path) -> bytes:

@@ -1,8 +1,9 @@
 """Page helpers for the mask-grid (08) and positional (06) widgets: read what the view shows, time an interaction.
 
 Used by tests/browser/test_mask_positional_widgets.py and benchmarks/widget_latency_rows_mask_positional.py.
-Both widgets draw their figures as SVG in an <img> (utils/widgets/static/); these helpers decode that SVG
-in the page, so a test can check what the picture really holds (its title, its curves, its heatmap pixels).
+The positional widget draws its figure as SVG in an <img>; the mask grid paints its map on a <canvas> under an
+inline SVG of labels (utils/widgets/static/). These helpers read either in the page, so a test can check what the
+picture really holds (its title, its curves, its heatmap pixels).
 """
 
 from __future__ import annotations
@@ -11,25 +12,35 @@ import json
 
 MASK, POSITIONAL = "lm-mask-widget", "lm-positional-widget"
 
-# The decoded SVG of an <img>: title texts, polylines of the score panel, the embedded heatmap's pixels.
-_READ_FIGURE_JS = """async (img) => {
-  const src = img.getAttribute('src') || '';
-  const svg = new DOMParser().parseFromString(decodeURIComponent(src.slice(src.indexOf(',') + 1)), 'image/svg+xml');
+# What a figure holds: title texts, polylines of the score panel, the heatmap's pixels. An <img> holds an SVG data
+# URL (with the heatmap as an embedded PNG); any other element holds an inline SVG and the heatmap on a <canvas>.
+_READ_FIGURE_JS = """async (node) => {
+  const isImg = node.tagName === 'IMG';
+  const src = isImg ? (node.getAttribute('src') || '') : '';
+  const svg = isImg
+    ? new DOMParser().parseFromString(decodeURIComponent(src.slice(src.indexOf(',') + 1)), 'image/svg+xml').documentElement
+    : node.querySelector('svg');
   const texts = Array.from(svg.querySelectorAll('text')).map(t => t.textContent);
   const scores = Array.from(svg.querySelectorAll('polyline[data-role=score]')).map(
     p => p.getAttribute('points').trim().split(/\\s+/).map(xy => xy.split(',').map(Number)));
   const curves = Array.from(svg.querySelectorAll('polyline[data-dim]')).map(p => p.getAttribute('points'));
-  const href = svg.querySelector('image') ? svg.querySelector('image').getAttribute('href') : null;
-  let pixels = null, width = 0, height = 0;
+  let source = null, width = 0, height = 0, pixels = null;
+  const href = isImg && svg.querySelector('image') ? svg.querySelector('image').getAttribute('href') : null;
   if (href) {
     const picture = new Image();
     picture.src = href;
     await picture.decode();
+    source = picture;
     width = picture.naturalWidth; height = picture.naturalHeight;
+  } else if (!isImg && node.querySelector('canvas')) {
+    source = node.querySelector('canvas');
+    width = source.width; height = source.height;
+  }
+  if (source) {
     const canvas = document.createElement('canvas');
     canvas.width = width; canvas.height = height;
     const ctx = canvas.getContext('2d');
-    ctx.drawImage(picture, 0, 0);
+    ctx.drawImage(source, 0, 0);
     const data = ctx.getImageData(0, 0, width, height).data;
     pixels = [];
     for (let i = 0; i < height; i++) {
@@ -38,14 +49,14 @@ _READ_FIGURE_JS = """async (img) => {
       pixels.push(row);
     }
   }
-  const label = svg.documentElement.getAttribute('aria-label') || '';
-  return {src_length: src.length, label, texts, scores, curves, width, height, pixels, alt: img.alt,
-          kind: img.dataset.kind || null, base: img.dataset.base || null};
+  const label = (isImg ? svg.getAttribute('aria-label') : node.getAttribute('aria-label')) || '';
+  return {src_length: src.length, label, texts, scores, curves, width, height, pixels, alt: isImg ? node.alt : label,
+          kind: node.dataset.kind || null, base: node.dataset.base || null};
 }"""
 
 
 def read_figure(page, selector: str) -> dict:
-    """What the <img> at `selector` shows: its SVG texts, score polylines, curve polylines and heatmap pixels."""
+    """What the figure at `selector` shows (an <img> or a painted view): its texts, score and curve polylines, heatmap pixels."""
     return page.locator(selector).first.evaluate(_READ_FIGURE_JS)
 
 
@@ -83,27 +94,30 @@ def positional_state(page) -> dict:
     )
 
 
-# From the first input event (key, pointer, input) to the frame after `img` shows a new, decoded source.
+# From the first input event (key, pointer, input) to the frame after the figure shows its new state: an <img>'s
+# new, decoded source, or a painted view's next data-lm-frame (set once its redraw is complete).
 _ARM_JS = """(selector) => {
-  const img = document.querySelector(selector);
-  const result = {start: null, end: null, before: img.getAttribute('src')};
+  const figure = document.querySelector(selector);
+  const state = () => figure.tagName === 'IMG' ? figure.getAttribute('src') : 'frame:' + figure.getAttribute('data-lm-frame');
+  const result = {start: null, end: null, before: state()};
   window.__lmTimed = result;
   const onInput = () => { if (result.start === null) result.start = performance.now(); };
   const events = ['keydown', 'mousedown', 'input', 'change'];
   events.forEach(name => document.addEventListener(name, onInput, {capture: true, once: true}));
   const finish = () => {
-    if (result.end !== null || img.getAttribute('src') === result.before) return;
+    if (result.end !== null || state() === result.before) return;
     const done = () => requestAnimationFrame(() => { if (result.end === null) result.end = performance.now(); });
-    if (img.complete && img.naturalWidth > 0) done(); else img.addEventListener('load', done, {once: true});
+    if (figure.tagName !== 'IMG' || (figure.complete && figure.naturalWidth > 0)) done();
+    else figure.addEventListener('load', done, {once: true});
   };
   const observer = new MutationObserver(finish);
-  observer.observe(img, {attributes: true, attributeFilter: ['src']});
+  observer.observe(figure, {attributes: true, attributeFilter: ['src', 'data-lm-frame']});
   window.__lmTimedCleanup = () => { observer.disconnect(); events.forEach(n => document.removeEventListener(n, onInput, {capture: true})); };
 }"""
 
 
 def timed(page, selector: str, action, timeout_s: float = 60.0) -> float:
-    """Milliseconds, measured in the page, from `action()`'s first input event to the frame after `selector`'s new picture."""
+    """Milliseconds, measured in the page, from `action()`'s first input event to the frame after `selector`'s new picture or redraw."""
     page.evaluate(_ARM_JS, selector)
     try:
         action()

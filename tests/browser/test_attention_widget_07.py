@@ -1,6 +1,6 @@
 """Notebook 07's attention head view (cell `attention_view`) in real JupyterLab, driven by headless Chromium.
 
-07 runs top to bottom (fast mode); then a person's hover, arrow keys, selector changes and clicks
+07 runs top to bottom (fast mode, in the browser suite's shared JupyterLab); then a person's hover, arrow keys, selector changes and clicks
 are replayed on its head view, and what the page shows (the tokens' shading, the map's pixels, the
 thumbnails) is compared with what the kernel computes from the notebook's own models: `lm` (trained)
 and `lm_initial` (its untrained twin), through `forward_with_attention` on the widget's text.
@@ -12,24 +12,17 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.lab import (
-    NOTEBOOKS_DIR,
     browser_unavailable_reason,
     css_rgb,
     kernel_eval,
     kernel_json,
-    launch_chromium,
-    open_notebook,
     output_problems,
     screenshot_widget,
-    start_lab,
-    start_run_all,
     wait_for_kernel_value,
-    wait_for_run,
 )
 
 _REASON = browser_unavailable_reason()
-# Slow tier: 07 runs in JupyterLab once more (its head view is 05's widget, which test_widgets_in_lab.py checks).
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(_REASON is not None, reason=_REASON or "")]
+pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
 
 NOTEBOOK = "07_transformer_lm.ipynb"
 CELL_ID = "attention_view"
@@ -59,20 +52,13 @@ def _lm_reference_map(variant, layer, head):
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
-    """07 opened in JupyterLab and run top to bottom; the kernel holds the reference functions."""
-    source = tmp_path_factory.mktemp("notebooks")
-    (source / NOTEBOOK).write_bytes((NOTEBOOKS_DIR / NOTEBOOK).read_bytes())
-    with start_lab([NOTEBOOK], source=source) as server, launch_chromium(viewport=(1400, 1200)) as browser:
-        opened = open_notebook(browser, server, NOTEBOOK)
-        start_run_all(opened)
-        run = wait_for_run(opened, timeout_s=900)
-        assert run["errors"] == 0 and run["executed"] == run["total"], f"{NOTEBOOK}: {run}"
-        kernel_eval(opened, _KERNEL_REFERENCE)
-        opened.bring_to_front()
-        opened.locator(WIDGET).first.scroll_into_view_if_needed()
-        yield opened
-        opened.close()
+def page(lab_page):
+    """07 as run in the browser suite's shared JupyterLab (tests/browser/conftest.py); the kernel holds the reference functions."""
+    opened = lab_page(NOTEBOOK)
+    kernel_eval(opened, _KERNEL_REFERENCE)
+    opened.bring_to_front()
+    opened.locator(WIDGET).first.scroll_into_view_if_needed()
+    return opened
 
 
 # ----------------------------------------------------------------------------- reading the page

@@ -41,3 +41,24 @@ def test_screenshots_are_saved_smaller(bench, tmp_path):
     size = bench.save_small_png(raw.getvalue(), tmp_path / "shots" / "w.png")
     assert 0 < size < len(raw.getvalue())
     assert Image.open(tmp_path / "shots" / "w.png").size == (80, 60)
+
+
+def test_busy_share_reads_the_cpu_time_between_two_readings(bench):
+    assert bench.busy_share((100, 1000), (150, 1200)) == 0.25
+    assert bench.busy_share(None, (1, 2)) is None and bench.busy_share((5, 10), (5, 10)) is None
+    reading = bench.cpu_jiffies()
+    if reading is not None:  # Linux: busy never exceeds the total, and both only grow
+        busy, total = reading
+        assert 0 <= busy <= total
+        later = bench.cpu_jiffies()
+        assert later[0] >= busy and later[1] >= total
+
+
+def test_settle_returns_once_the_cpu_is_quiet_or_the_time_is_up(bench, monkeypatch):
+    readings = iter([(0, 100), (90, 200), (90, 200), (95, 300)])  # 90% busy, then 5%
+    monkeypatch.setattr(bench, "cpu_jiffies", lambda: next(readings))
+    monkeypatch.setattr(bench.time, "sleep", lambda s: None)
+    assert bench.settle(max_s=60) == 0.05
+    readings = iter([(0, 100), (90, 200)])
+    monkeypatch.setattr(bench, "cpu_jiffies", lambda: next(readings))
+    assert bench.settle(max_s=-1) == 0.9  # no time left: the last share, still busy

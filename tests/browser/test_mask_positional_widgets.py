@@ -1,7 +1,7 @@
 """The mask grid (08) and the positional explorer (06) in real JupyterLab: every interaction changes what the view shows.
 
-Each notebook runs top to bottom in headless Chromium (fast mode); then a person's clicks and keys are
-replayed, and the test reads back the picture itself (the SVG in the figure: its title, its heatmap's
+Each notebook runs top to bottom in headless Chromium (fast mode; the browser suite's shared JupyterLab); then
+a person's clicks and keys are replayed, and the test reads back the picture itself (its title, its heatmap's
 pixels, its curves) and compares it with what the kernel's Python computes. Screenshots go to
 $LM_SCREENSHOT_DIR (else a tmp folder).
 """
@@ -11,17 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.browser.lab import (
-    NOTEBOOKS_DIR,
-    browser_unavailable_reason,
-    launch_chromium,
-    open_notebook,
-    output_problems,
-    screenshot_widget,
-    start_lab,
-    start_run_all,
-    wait_for_run,
-)
+from tests.browser.lab import browser_unavailable_reason, output_problems, screenshot_widget
 from tests.browser.mask_positional import (
     MASK,
     POSITIONAL,
@@ -36,11 +26,10 @@ from tests.browser.mask_positional import (
 from utils.widgets.colors import colormap_table
 
 _REASON = browser_unavailable_reason()
-# Slow tier: it runs 06 and 08 in JupyterLab a second time (test_widgets_in_lab.py runs their widgets in the default tier); the default tier keeps .ci/run under 30 minutes on 2 cores.
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(_REASON is not None, reason=_REASON or "")]
+pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
 
 NOTEBOOKS = ("08_masks_copy_failure.ipynb", "06_positional_encodings.ipynb")
-MASK_FIGURE = f".{MASK} img.lm-attention"
+MASK_FIGURE = f".{MASK} .lm-attention"
 POSITIONAL_FIGURE = f".{POSITIONAL} img.lm-positional-figure"
 KEYS = ("masked/masked", "masked/unmasked", "unmasked/masked", "unmasked/unmasked")
 # the notebook shows the positional widget as a cell's last expression: find it among the live widgets
@@ -50,19 +39,9 @@ VIRIDIS = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in colormap
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory):
-    """Both notebooks opened and run in one JupyterLab (side by side)."""
-    source = tmp_path_factory.mktemp("notebooks")
-    for name in NOTEBOOKS:
-        (source / name).write_bytes((NOTEBOOKS_DIR / name).read_bytes())
-    with start_lab(NOTEBOOKS, source=source) as server, launch_chromium(viewport=(1400, 1200)) as browser:
-        opened = {name: open_notebook(browser, server, name) for name in NOTEBOOKS}
-        for page in opened.values():
-            start_run_all(page)
-        runs = {name: wait_for_run(page, timeout_s=900) for name, page in opened.items()}
-        for name, run in runs.items():
-            assert run["errors"] == 0 and run["executed"] == run["total"], f"{name}: {run}"
-        yield opened
+def pages(lab_page):
+    """06 and 08 as run in the browser suite's shared JupyterLab (tests/browser/conftest.py)."""
+    return {name: lab_page(name) for name in NOTEBOOKS}
 
 
 def attention_levels(figure: dict) -> np.ndarray:
@@ -153,6 +132,8 @@ def test_a_new_prefix_runs_the_four_models(pages):
     page.wait_for_function(f"() => document.querySelector('.{MASK} .lm-status').textContent.includes('not in the vocabulary')",
                            timeout=30_000)
     assert output_problems(page) == []
+    new_prefix(page, "def ")  # leave a prefix the grid can run (the other browser tests share this page)
+    page.wait_for_function(f"() => document.querySelector('.{MASK} .lm-status').textContent === ''", timeout=30_000)
 
 
 def test_positional_encoding_selector_and_base_slider_change_the_curves(pages, screenshot_dir):
@@ -198,6 +179,7 @@ def test_positional_encoding_selector_and_base_slider_change_the_curves(pages, s
                 "the base changes the sinusoidal encoding and what the trained layer makes of it")
             screenshot_widget(page, POSITIONAL, screenshot_dir / "06_positional_sinusoidal.png")
     dims = root.locator(".lm-dims")
+    first_dims = dims.input_value()
     dims.fill("2, 3")
     dims.press("Enter")
     page.wait_for_function(f"() => document.querySelector('{POSITIONAL_FIGURE}').alt.includes('dimensions 2, 3')",
@@ -207,3 +189,14 @@ def test_positional_encoding_selector_and_base_slider_change_the_curves(pages, s
     page.wait_for_function(f"() => document.querySelector('.{POSITIONAL} .lm-message').innerText.includes('whole numbers')",
                            timeout=10_000)
     assert output_problems(page) == []
+    # with bad dimensions typed, another encoding is still drawn (with the last good dimensions), message kept
+    root.locator(".lm-kind").select_option("sinusoidal")
+    page.wait_for_function(f"() => document.querySelector('{POSITIONAL_FIGURE}').dataset.kind === 'sinusoidal'", timeout=10_000)
+    assert "dimensions 2, 3" in read_figure(page, POSITIONAL_FIGURE)["alt"]
+    assert "whole numbers" in positional_state(page)["message"]
+    # leave the widget as the notebook showed it (the other browser tests share this page)
+    dims.fill(first_dims)
+    dims.press("Enter")
+    root.locator(".lm-kind").select_option("rotary")
+    page.wait_for_function(f"() => document.querySelector('{POSITIONAL_FIGURE}').dataset.kind === 'rotary' && "
+                           f"document.querySelector('.{POSITIONAL} .lm-message').innerText.trim() === ''", timeout=10_000)

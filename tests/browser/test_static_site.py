@@ -6,6 +6,7 @@ need one (a new text) are disabled with a visible note, and no page asks for any
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 from urllib.parse import unquote
@@ -18,14 +19,11 @@ from tests.browser.demo_notebooks import (
     write_demo_notebook,
     write_figure_notebook,
 )
-from tests.browser.lab import NOTEBOOKS_DIR, REQUIRED_WIDGETS, WIDGET_NOTEBOOKS, browser_unavailable_reason, launch_chromium
+from tests.browser.lab import NOTEBOOKS_DIR, REQUIRED_WIDGETS, WIDGET_NOTEBOOKS, browser_unavailable_reason, offline_context
 from utils.site import build_site
 from utils.site.__main__ import main as site_main
 
 _REASON = browser_unavailable_reason()
-# Slow tier: the module builds a site from a real course notebook (executing it) and opens it in Chromium;
-# tests/test_site_languages.py builds a small site in the default tier. Keeps .ci/run under 30 minutes on 2 cores.
-pytestmark = pytest.mark.slow
 
 
 def _real_widget_notebook() -> str | None:
@@ -95,10 +93,11 @@ _PAGE_STATE_JS = """() => {
 
 
 @pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
-def test_pages_show_figures_widgets_and_formulas_offline(site):
+def test_pages_show_figures_widgets_and_formulas_offline(site, browser):
     out, lessons, real = site
     outside_requests, failed = [], []
-    with launch_chromium() as context:
+    # A fresh context of the browser suite's Chromium (one Playwright per process: tests/browser/conftest.py).
+    with contextlib.closing(offline_context(browser.browser)) as context:
         context.on("request", lambda r: None if r.url.startswith(("file://", "data:", "blob:")) else outside_requests.append(r.url))
         context.on("requestfailed", lambda r: failed.append(r.url))
         page = context.new_page()
@@ -194,7 +193,7 @@ def anywidget_checks(page, out: Path) -> None:
     page.wait_for_selector(".lm-mask-widget .lm-cell", timeout=30_000)
     assert page.locator(".lm-mask-widget input.lm-prefix").is_disabled(), "a new prefix needs the kernel"
     assert page.locator(".lm-mask-widget .lm-kernel-note").first.is_visible()
-    picture = lambda: page.locator(".lm-mask-widget img.lm-attention").get_attribute("src")  # noqa: E731
+    picture = lambda: page.locator(".lm-mask-widget .lm-attention").get_attribute("aria-label")  # noqa: E731
     before = picture()
     page.locator(".lm-mask-widget .lm-cell[data-key='masked/masked']").click()
     assert page.locator(".lm-mask-widget .lm-cell.mod-active").get_attribute("data-key") == "masked/masked"

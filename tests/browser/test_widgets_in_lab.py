@@ -1,67 +1,33 @@
 """The widgets as a student sees them: JupyterLab in headless Chromium runs each widget notebook,
 every widget renders (no error, no text fallback, no traceback), and the required ones react
 when a person moves their main control. Screenshots go to $LM_SCREENSHOT_DIR (else a tmp folder);
-$LM_BROWSER_NOTEBOOKS=05_attention.ipynb,... limits the run to some notebooks.
+$LM_BROWSER_NOTEBOOKS=05_attention.ipynb,... limits the run to some notebooks. The JupyterLab and its
+pages are the browser suite's shared ones (tests/browser/conftest.py: `lab_pages`).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from tests.browser.demo_notebooks import DEMO_WIDGET_CLASS, write_broken_notebook, write_demo_notebook
+from tests.browser.demo_notebooks import DEMO_WIDGET_CLASS
 from tests.browser.lab import (
-    NOTEBOOKS_DIR,
     REQUIRED_WIDGETS,
     WIDGET_NOTEBOOKS,
     browser_unavailable_reason,
     css_rgb,
     kernel_json,
-    launch_chromium,
     move_main_control,
-    open_notebook,
     output_problems,
     screenshot_widget,
-    start_lab,
-    start_run_all,
     wait_for_kernel_value,
     wait_for_new_figure,
-    wait_for_run,
     widget_state,
 )
 
 _REASON = browser_unavailable_reason()
 pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
-
-# $LM_BROWSER_NOTEBOOKS (comma-separated names) limits the run to some notebooks while working on them.
-_ONLY = [name for name in os.environ.get("LM_BROWSER_NOTEBOOKS", "").split(",") if name]
-PRESENT = [name for name in WIDGET_NOTEBOOKS if (NOTEBOOKS_DIR / name).is_file() and (not _ONLY or name in _ONLY)]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as context:
-        yield context
-
-
-@pytest.fixture(scope="module")
-def lab_pages(tmp_path_factory, browser):
-    """One JupyterLab with the harness's demo and broken notebooks and every widget notebook of the
-    course, all opened and run at once (kernels start and run side by side)."""
-    source = tmp_path_factory.mktemp("notebooks")
-    harness = [write_demo_notebook(source).name, write_broken_notebook(source).name]
-    for name in PRESENT:
-        (source / name).write_bytes((NOTEBOOKS_DIR / name).read_bytes())
-    with start_lab(harness + PRESENT, source=source) as server:
-        pages = {name: open_notebook(browser, server, name) for name in harness + PRESENT}
-        for page in pages.values():
-            start_run_all(page)
-        runs = {name: wait_for_run(page, timeout_s=270) for name, page in pages.items()}
-        yield pages, runs
-        for page in pages.values():
-            page.close()
 
 
 def test_harness_moves_a_widget_and_sees_the_new_figure(lab_pages):
@@ -89,7 +55,7 @@ def test_harness_reports_broken_outputs(lab_pages):
 
 @pytest.mark.parametrize("name", list(WIDGET_NOTEBOOKS))
 def test_widget_notebook_renders_in_lab(name, lab_pages, screenshot_dir):
-    if name not in PRESENT:
+    if name not in lab_pages[0]:
         pytest.skip(f"notebooks/{name} is not in the repository yet (or not in $LM_BROWSER_NOTEBOOKS)")
     pages, runs = lab_pages
     page, run = pages[name], runs[name]

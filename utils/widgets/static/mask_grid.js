@@ -1,5 +1,6 @@
 // The 2 x 2 mask experiment (notebook 08): trained with or without the causal mask x run with or without it.
-// Choosing a cell happens here, in the browser (all four cells' data are in the widget's state); a new prefix
+// Choosing a cell happens here, in the browser (all four cells' data are in the widget's state; the maps are painted
+// on canvases, so nothing waits for a picture to decode); a new prefix
 // goes to the kernel, which sends the four attention maps first (`cells`) and then the samples as they are
 // written (`texts`, every 0.1 s: only the texts are redrawn, never the pictures).
 
@@ -10,32 +11,45 @@ function cellTitle(cell) {
   return `trained ${WORDS[cell.trained]}, run ${WORDS[cell.evaluated]}`;
 }
 
-function attentionSvg(cell, lut, size, withLabels) {
+// A cell's map, drawn at once (no picture to decode): the heatmap on a canvas, one pixel per weight and scaled up
+// crisp, under an inline SVG with the token labels, the frame, the colour bar and the title. Built for the four cells
+// when a prefix arrives; choosing a cell then only moves the chosen one's nodes into the view (showAttention).
+function buildAttention(cell, lut, size) {
   const T = cell.tokens.length;
-  const fs = withLabels ? 14 : 0;
-  const left = withLabels ? 56 : 2, top = withLabels ? 40 : 2, bottom = withLabels ? 58 : 2, right = withLabels ? 70 : 2;
+  const fs = 14, left = 56, top = 40, right = 70, bottom = 58;
   const side = size - Math.max(left + right, top + bottom);
   const cellPx = side / Math.max(T, 1);
-  const png = lmHeatmapPng(cell.attention, lut, 0, 1);
-  let body = `<image href="${png}" x="${left}" y="${top}" width="${side}" height="${side}" preserveAspectRatio="none" ` +
-    `style="image-rendering:pixelated" image-rendering="pixelated"/>` +
-    `<rect x="${left}" y="${top}" width="${side}" height="${side}" fill="none" stroke="#444"/>`;
-  if (withLabels) {
-    const every = Math.max(1, Math.ceil(T / 24));
-    const label = s => (s === " " ? "␣" : s === "\n" ? "⏎" : s);
-    for (let i = 0; i < T; i += every) {
-      const c = (left + (i + 0.5) * cellPx).toFixed(1), r = (top + (i + 0.5) * cellPx).toFixed(1);
-      body += `<text x="${left - 6}" y="${(Number(r) + fs * 0.35).toFixed(1)}" font-size="${fs}" text-anchor="end">${lmEscape(label(cell.tokens[i]))}</text>`;
-      body += `<text x="${c}" y="${top + side + fs + 4}" font-size="${fs}" text-anchor="middle">${lmEscape(label(cell.tokens[i]))}</text>`;
-    }
-    body += `<text x="${left + side / 2}" y="${top + side + 2 * fs + 14}" font-size="15" text-anchor="middle">key (read) position j</text>`;
-    body += `<text transform="translate(16,${top + side / 2}) rotate(-90)" font-size="15" text-anchor="middle">query position i</text>`;
-    body += `<text x="${left + side / 2}" y="24" font-size="16" font-weight="bold" text-anchor="middle">` +
-      `${Math.round(100 * cell.next_share)}% of rows look one step ahead</text>`;
-    body += lmColorbar(left + side + 10, top, 14, side, lut, 0, 1, 13);
+  const width = size + 40;
+  let body = `<rect x="${left}" y="${top}" width="${side}" height="${side}" fill="none" stroke="#444"/>`;
+  const every = Math.max(1, Math.ceil(T / 24));
+  const label = s => (s === " " ? "␣" : s === "\n" ? "⏎" : s);
+  for (let i = 0; i < T; i += every) {
+    const c = (left + (i + 0.5) * cellPx).toFixed(1), r = (top + (i + 0.5) * cellPx).toFixed(1);
+    body += `<text x="${left - 6}" y="${(Number(r) + fs * 0.35).toFixed(1)}" font-size="${fs}" text-anchor="end">${lmEscape(label(cell.tokens[i]))}</text>`;
+    body += `<text x="${c}" y="${top + side + fs + 4}" font-size="${fs}" text-anchor="middle">${lmEscape(label(cell.tokens[i]))}</text>`;
   }
-  const label = `attention map, ${cellTitle(cell)}; ${Math.round(100 * cell.next_share)} percent of rows look one step ahead`;
-  return lmSvgUrl(withLabels ? size + 40 : size, size, body, label);
+  body += `<text x="${left + side / 2}" y="${top + side + 2 * fs + 14}" font-size="15" text-anchor="middle">key (read) position j</text>`;
+  body += `<text transform="translate(16,${top + side / 2}) rotate(-90)" font-size="15" text-anchor="middle">query position i</text>`;
+  body += `<text x="${left + side / 2}" y="24" font-size="16" font-weight="bold" text-anchor="middle">` +
+    `${Math.round(100 * cell.next_share)}% of rows look one step ahead</text>`;
+  body += lmColorbar(left + side + 10, top, 14, side, lut, 0, 1, 13);
+  const holder = document.createElement("div");
+  holder.innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${size}" viewBox="0 0 ${width} ${size}" ` +
+    `font-family="DejaVu Sans, Arial, sans-serif" aria-hidden="true"><rect width="${width}" height="${size}" fill="white"/>${body}</svg>` +
+    `<canvas class="lm-map-pixels" style="left:${left}px;top:${top}px;width:${side}px;height:${side}px"></canvas>`;
+  lmPaintHeatmap(holder.querySelector("canvas"), cell.attention, lut, 0, 1);
+  return {nodes: Array.from(holder.childNodes), width, height: size, key: `${cell.trained}/${cell.evaluated}`, prefix: cell.prefix,
+          label: `attention map, ${cellTitle(cell)}; ${Math.round(100 * cell.next_share)} percent of rows look one step ahead`};
+}
+
+function showAttention(view, built) {
+  view.style.width = `${built.width}px`;
+  view.style.height = `${built.height}px`;
+  view.replaceChildren(...built.nodes);
+  view.setAttribute("aria-label", built.label);
+  view.dataset.key = built.key;
+  view.dataset.prefix = built.prefix;
+  view.dataset.lmFrame = String(Number(view.dataset.lmFrame || 0) + 1);  // a redraw is complete
 }
 
 function fmt(v) {
@@ -58,7 +72,7 @@ function render({ model, el }) {
         <div class="lm-rowhead">trained without the mask</div><button class="lm-cell"></button><button class="lm-cell"></button>
       </div>
       <div class="lm-detail">
-        <div class="lm-figure"><img class="lm-attention" alt="attention map of the chosen cell"></div>
+        <div class="lm-figure lm-attention" role="img" aria-label="attention map of the chosen cell"></div>
         <div class="lm-numbers"></div>
       </div>
     </div>
@@ -71,7 +85,7 @@ function render({ model, el }) {
   const numbers = el.querySelector(".lm-numbers");
   const samplesBox = el.querySelector(".lm-samples");
   const note = el.querySelector(".lm-note");
-  let pictures = new Map();  // key -> {thumb, big} data URLs of the current prefix
+  let maps = new Map();  // key -> the cell's built map (buildAttention) for the current prefix
 
   // A cell's maps and losses (`cells`) with its samples so far (`texts`, once they belong to the same prefix).
   const byKey = () => {
@@ -88,33 +102,36 @@ function render({ model, el }) {
     return !cells.length || texts.prefix !== cells[0].prefix || !texts.done;
   };
 
-  function buildPictures() {
-    pictures = new Map();
-    const lut = model.get("colormap");
-    for (const cell of model.get("cells")) {
-      const urls = {thumb: attentionSvg(cell, lut, 96, false), big: attentionSvg(cell, lut, 520, true)};
-      pictures.set(`${cell.trained}/${cell.evaluated}`, urls);
-      const warm = new Image();  // decode now, so that choosing the cell only swaps a decoded picture
-      warm.src = urls.big;
-      if (warm.decode) warm.decode().catch(() => {});
-    }
-  }
-
-  function drawCells() {
+  // The four buttons are built once per prefix (with their thumbnails painted); new samples change only their texts.
+  function buildCells() {
     const cells = byKey();
+    const lut = model.get("colormap");
+    maps = new Map(Array.from(cells, ([key, cell]) => [key, buildAttention(cell, lut, 520)]));
     buttons.forEach((button, index) => {
       const key = KEYS[index].join("/");
       const cell = cells.get(key);
       button.dataset.key = key;
       if (!cell) { button.textContent = "…"; return; }
-      const first = cell.samples && cell.samples.length ? cell.samples[0].slice(0, 34) : "";
-      const more = cell.samples && (writing() || cell.samples[0].length > 34) ? "…" : "";
       button.innerHTML =
         `<span class="lm-cell-title">${lmEscape(cellTitle(cell))}</span>` +
-        `<span class="lm-cell-body"><img class="lm-thumb" alt="" src="${pictures.get(key).thumb}">` +
-        `<span class="lm-cell-numbers">teacher-forced <b>${fmt(cell.teacher_forced)}</b><br>` +
-        `samples, judged <b>${fmt(cell.sample_nll)}</b><br><span class="lm-unit">nats/char</span></span></span>` +
-        `<code class="lm-cell-text">${lmEscape(first.replace(/\n/g, "⏎"))}${more}</code>`;
+        `<span class="lm-cell-body"><canvas class="lm-thumb" aria-hidden="true"></canvas>` +
+        `<span class="lm-cell-numbers"></span></span><code class="lm-cell-text"></code>`;
+      lmPaintHeatmap(button.querySelector(".lm-thumb"), cell.attention, lut, 0, 1);
+    });
+    drawCellTexts();
+  }
+
+  function drawCellTexts() {
+    const cells = byKey();
+    buttons.forEach(button => {
+      const cell = cells.get(button.dataset.key);
+      const numbersBox = button.querySelector(".lm-cell-numbers");
+      if (!cell || !numbersBox) return;
+      const first = cell.samples && cell.samples.length ? cell.samples[0].slice(0, 34) : "";
+      const more = cell.samples && (writing() || cell.samples[0].length > 34) ? "…" : "";
+      numbersBox.innerHTML = `teacher-forced <b>${fmt(cell.teacher_forced)}</b><br>` +
+        `samples, judged <b>${fmt(cell.sample_nll)}</b><br><span class="lm-unit">nats/char</span>`;
+      button.querySelector(".lm-cell-text").textContent = `${first.replace(/\n/g, "⏎")}${more}`;
       button.setAttribute("aria-label", `${cellTitle(cell)}: teacher-forced loss ${fmt(cell.teacher_forced)}, ` +
         `samples judged ${fmt(cell.sample_nll)} nats per character`);
     });
@@ -130,8 +147,7 @@ function render({ model, el }) {
       button.tabIndex = on ? 0 : -1;
     });
     if (!cell) return;
-    lmShow(big, pictures.get(key).big);
-    big.alt = `attention map: ${cellTitle(cell)}`;
+    if (big.dataset.key !== key || big.dataset.prefix !== cell.prefix) showAttention(big, maps.get(key));  // new samples alone leave it
     numbers.innerHTML =
       `<div class="lm-big-title">${lmEscape(cellTitle(cell))}</div>` +
       `<div>teacher-forced loss on validation text: <b>${fmt(cell.teacher_forced)}</b> nats/char</div>` +
@@ -158,7 +174,7 @@ function render({ model, el }) {
   }
 
   function choose(key, focus) {
-    if (!pictures.has(key)) return;
+    if (!byKey().has(key)) return;
     if (key !== model.get("selected")) {
       model.set("selected", key);
       model.save_changes();
@@ -191,12 +207,11 @@ function render({ model, el }) {
   });
 
   function redrawAll() {
-    buildPictures();
-    drawCells();
+    buildCells();
     drawSelection();
   }
   function redrawTexts() {  // new samples only: the pictures stay as they are
-    drawCells();
+    drawCellTexts();
     drawSelection();
   }
   model.on("change:cells", redrawAll);

@@ -83,6 +83,7 @@ function render({ model, el }) {
   const note = el.querySelector(".lm-note");
   for (const kind of data.kinds) select.add(new Option(kind, kind));
   const urls = new Map();
+  let lastDims = [0, 1];  // the last dimensions that parsed (replaced at the first draw)
 
   function url(kind, baseIndex, dims) {
     const view = data.views[kind];
@@ -101,11 +102,14 @@ function render({ model, el }) {
     baseValue.textContent = data.views[kind].by_base ? String(data.bases[baseIndex]) : `${data.bases[baseIndex]} (not used by ${kind})`;
     el.querySelector(".lm-base-label").classList.toggle("lm-disabled", base.disabled);
     if (dimsBox.value !== model.get("dims") && document.activeElement !== dimsBox) dimsBox.value = model.get("dims");
-    const parsed = parseDims(model.get("dims"), view.heat[0].length);
-    message.textContent = parsed.error || "";
-    if (parsed.error) return;
-    lmShow(img, url(kind, baseIndex, parsed.dims));
-    img.alt = `${kind} positions: heatmap, curves of dimensions ${parsed.dims.join(", ")}, and the score against the offset`;
+    const width = view.heat[0].length;
+    const parsed = parseDims(model.get("dims"), width);
+    message.textContent = parsed.error || "";  // bad dimensions: say so, and keep drawing the last good ones
+    if (!parsed.error) lastDims = parsed.dims;
+    const kept = lastDims.filter(d => d < width);
+    const dims = parsed.error ? (kept.length ? kept : [0]) : parsed.dims;
+    lmShow(img, url(kind, baseIndex, dims));
+    img.alt = `${kind} positions: heatmap, curves of dimensions ${dims.join(", ")}, and the score against the offset`;
     img.dataset.kind = kind;
     img.dataset.base = String(data.bases[baseIndex]);
     note.textContent = view.note;

@@ -16,10 +16,10 @@ function lmHexToRgb(hex) {
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
 
-// A heatmap of `rows` (array of arrays) as a PNG data URL, one pixel per value (scaled up crisp by the SVG).
-function lmHeatmapPng(rows, lut, vmin, vmax) {
+// Paint `rows` (array of arrays, values in [vmin, vmax]; null or non-finite: light grey) into `canvas`, one pixel
+// per value: the canvas takes the heatmap's size, and CSS scales it up crisp (image-rendering: pixelated).
+function lmPaintHeatmap(canvas, rows, lut, vmin, vmax) {
   const h = rows.length, w = h ? rows[0].length : 0;
-  const canvas = document.createElement("canvas");
   canvas.width = Math.max(w, 1);
   canvas.height = Math.max(h, 1);
   const ctx = canvas.getContext("2d");
@@ -41,7 +41,12 @@ function lmHeatmapPng(rows, lut, vmin, vmax) {
     }
   }
   ctx.putImageData(image, 0, 0);
-  return canvas.toDataURL("image/png");
+  return canvas;
+}
+
+// The same heatmap as a PNG data URL (for a picture inside an SVG figure).
+function lmHeatmapPng(rows, lut, vmin, vmax) {
+  return lmPaintHeatmap(document.createElement("canvas"), rows, lut, vmin, vmax).toDataURL("image/png");
 }
 
 function lmSvgUrl(width, height, body, label) {
