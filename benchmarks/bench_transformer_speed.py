@@ -123,7 +123,7 @@ def parse_model_options(options: list[str]) -> dict:
 def run_ours(corpus: str, args: argparse.Namespace) -> dict:
     """Train the course recipe's model on `corpus` and measure its held-out loss; every phase timed."""
     start, cpu_start = time.perf_counter(), time.process_time()
-    recipe = transformer_recipe(corpus, fast=False)
+    recipe = transformer_recipe(corpus, fast=False, lean=args.lean)
     overrides = {k: v for k, v in (("steps", args.steps), ("lr", args.lr), ("warmup_steps", args.warmup),
                                    ("min_lr_ratio", args.min_lr_ratio),
                                    ("betas", None if args.beta2 is None else (0.9, args.beta2))) if v is not None}
@@ -288,6 +288,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--tie", action="store_const", const=True, default=None, help="tie the embedding and output weights")
     parser.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE",
                         help="override a TransformerConfig field of our model (repeatable), e.g. d_ff=256, n_kv_head=1")
+    parser.add_argument("--lean", action="store_true",
+                        help="the lean text recipe (utils/recipes.py: 3 layers, d_ff 2x, one key/value head); shakespeare only")
     parser.add_argument("--fused", action="store_true", help="our AdamW's fused step (TrainConfig.fused_optimizer; opt-in)")
     parser.add_argument("--bf16", action="store_true", help="our run in bf16 autocast on the CPU (TrainConfig.cpu_bf16; opt-in)")
     parser.add_argument("--names-split", choices=["makemore", "course"], default="makemore",
@@ -299,6 +301,8 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.reference_scale <= 0:
         parser.error("--repeat must be >= 1 and --reference-scale > 0")
+    if args.lean and args.corpus != "shakespeare":
+        parser.error("--lean is a recipe for running text: use it with --corpus shakespeare")
     try:
         model_options = parse_model_options(args.model_option)
     except ValueError as error:
@@ -339,7 +343,7 @@ def main(argv: list[str] | None = None) -> dict:
         "meets_target": {c: s.get("meets_target") for c, s in results.items()},
         "meets_target_cpu": {c: s.get("meets_target_cpu") for c, s in results.items()},
         "threads": torch.get_num_threads(),
-        "our_switches": {"fused_optimizer": args.fused, "cpu_bf16": args.bf16, "model_options": model_options},
+        "our_switches": {"fused_optimizer": args.fused, "cpu_bf16": args.bf16, "lean": args.lean, "model_options": model_options},
         "torch": torch.__version__,
         "unit_s": None if unit is None else round(unit, 3),
         "unit_source": unit_source if unit is not None else None,

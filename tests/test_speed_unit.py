@@ -179,3 +179,10 @@ def test_compile_benchmark_reports_compile_time_and_both_step_times(capsys):
     assert summary["compile_seconds"] > 0 and summary["eager_ms_per_step"] > 0 and summary["compiled_ms_per_step"] > 0
     gain = summary["eager_ms_per_step"] - summary["compiled_ms_per_step"]
     assert (summary["payback_steps"] is None) == (gain <= 0)
+
+
+def test_speed_benchmark_lean_is_for_running_text_only(capsys):
+    bench = load("bench_transformer_speed")
+    with pytest.raises(SystemExit):
+        bench.main(["--corpus", "names", "--no-reference", "--lean"])
+    assert "--lean is a recipe for running text" in capsys.readouterr().err

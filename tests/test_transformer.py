@@ -196,6 +196,19 @@ def test_recipes_build_models_and_fast_mode_is_smaller():
         transformer_recipe("wikipedia")
 
 
+def test_lean_recipe_is_the_cheaper_model_trained_the_same_way():
+    from utils.recipes import transformer_recipe
+
+    full, lean = transformer_recipe("shakespeare", fast=False), transformer_recipe("shakespeare", fast=False, lean=True)
+    config = lean.model_config(65)
+    assert (config.n_layer, config.ff_width, config.n_kv_head, config.n_head, config.d_model) == (3, 256, 1, 4, 128)
+    assert lean.train == full.train and lean.batch_size == full.batch_size
+    assert count_parameters(config) < 0.45 * count_parameters(full.model_config(65))
+    assert full.model_config(65).n_kv_head is None and full.model_config(65).n_layer == 4  # the notebooks' recipe
+    with pytest.raises(ValueError, match="running text"):
+        transformer_recipe("names", lean=True)
+
+
 def test_sinusoidal_positions_scale_the_token_embeddings_by_sqrt_d_model():
     model = small_model(positional="sinusoidal")
     idx = torch.randint(0, V, (2, 7))
