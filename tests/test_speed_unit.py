@@ -79,13 +79,18 @@ def test_notebook_targets_are_checked_in_units():
     assert not bench.verdicts(failed, unit_s=100.0, mode="fast")["within_targets"]
 
 
-def test_speed_benchmark_side_by_side_on_a_tiny_setting(capsys):
+def skip_without_names() -> None:
+    """Skip the test when names.txt cannot be read offline."""
     from utils.data import corpus_path
 
     try:
         corpus_path("names")
     except FileNotFoundError:
         pytest.skip("names.txt is not available offline (set $LM_DATA_MIRROR)")
+
+
+def test_speed_benchmark_side_by_side_on_a_tiny_setting(capsys):
+    skip_without_names()
     bench = load("bench_transformer_speed")
     summary = bench.main(["--corpus", "names", "--steps", "3", "--warmup", "1", "--batch-size", "8", "--threads", "1",
                           "--reference-scale", "0.0004", "--unit-seconds", "100", "--repeat", "2",
@@ -107,13 +112,9 @@ def test_speed_benchmark_side_by_side_on_a_tiny_setting(capsys):
 
 
 def test_speed_benchmark_model_option_reaches_the_config(capsys):
-    from utils.data import corpus_path
     from utils.transformer import TransformerConfig, TransformerLM
 
-    try:
-        corpus_path("names")
-    except FileNotFoundError:
-        pytest.skip("names.txt is not available offline (set $LM_DATA_MIRROR)")
+    skip_without_names()
     bench = load("bench_transformer_speed")
     options = ["--model-option", "d_ff=48", "--model-option", "n_kv_head=1", "--model-option", "rotary_base=500"]
     summary = bench.main(["--corpus", "names", "--no-reference", "--steps", "2", "--warmup", "1", "--batch-size", "4",
