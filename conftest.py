@@ -44,7 +44,7 @@ collect_ignore_glob = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "noteboo
 # pytest-xdist 3.8 cannot rename node ids under pytest 9, so its groups are silently ignored.)
 #
 # The browser tests (tests/browser/) are one unit, on one worker: they share one JupyterLab in which every widget
-# notebook runs once (tests/browser/conftest.py's session fixture `lab_pages`), instead of one per test file.
+# notebook runs once (tests/browser/conftest.py's package fixture `lab_pages`), instead of one per test file.
 #
 # The two longest files start first, one on each worker, in this order (--no-loadscope-reorder keeps it): each
 # took about 15 minutes of a 29-minute run on 2 busy cores (2026-12-01), and one started late in collection order.

@@ -2,7 +2,9 @@
 
 Every widget notebook (and 07, whose head view tests/browser/test_attention_widget_07.py checks) is opened
 and run once, side by side, in one JupyterLab; each test file then drives the pages it needs. The root
-conftest.py sends tests/browser/ whole to one pytest-xdist worker, so the session fixtures are built once.
+conftest.py sends tests/browser/ whole to one pytest-xdist worker, so the package-scoped fixtures are built once
+there, and closed after the package's last test (Playwright's sync API holds an asyncio loop while it is open, which
+would break later tests on that worker that run their own loop, e.g. tests/test_widget_ngram.py).
 $LM_BROWSER_NOTEBOOKS=05_attention.ipynb,... limits the run to some notebooks while working on them.
 """
 
@@ -40,7 +42,7 @@ def screenshot_dir(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     """One headless Chromium context (no network) for the browser suite."""
     reason = browser_unavailable_reason()
@@ -50,7 +52,7 @@ def browser():
         yield context
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lab_pages(tmp_path_factory, browser):
     """One JupyterLab with the harness's demo and broken notebooks and LAB_NOTEBOOKS, all opened and run at once
     (kernels start and run side by side): ({name: page}, {name: run state})."""
@@ -68,7 +70,7 @@ def lab_pages(tmp_path_factory, browser):
             page.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lab_page(lab_pages):
     """lab_page(name): the shared JupyterLab's page of notebook `name`, which ran top to bottom with no error
     (a test fails if it did not; skips if $LM_BROWSER_NOTEBOOKS left it out)."""
