@@ -29,7 +29,7 @@ from tests.browser.mask_positional import (  # noqa: E402
 )
 
 MASK_FIGURE = f".{MASK} .lm-attention"
-POSITIONAL_FIGURE = f".{POSITIONAL} img.lm-positional-figure"
+POSITIONAL_FIGURE = f".{POSITIONAL} .lm-positional-figure"
 CELLS = ("masked/masked", "masked/unmasked", "unmasked/unmasked", "unmasked/masked")
 ARROWS = ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp")  # a loop around the four cells
 WORDS = ("file", "class", "value", "list", "name", "object", "method", "string", "module", "error", "type", "data")

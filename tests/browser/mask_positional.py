@@ -1,7 +1,7 @@
 """Page helpers for the mask-grid (08) and positional (06) widgets: read what the view shows, time an interaction.
 
 Used by tests/browser/test_mask_positional_widgets.py and benchmarks/widget_latency_rows_mask_positional.py.
-The positional widget draws its figure as SVG in an <img>; the mask grid paints its map on a <canvas> under an
+Both widgets paint their heatmaps on a <canvas> under an
 inline SVG of labels (utils/widgets/static/). These helpers read either in the page, so a test can check what the
 picture really holds (its title, its curves, its heatmap pixels).
 """

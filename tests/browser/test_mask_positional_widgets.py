@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
 
 NOTEBOOKS = ("08_masks_copy_failure.ipynb", "06_positional_encodings.ipynb")
 MASK_FIGURE = f".{MASK} .lm-attention"
-POSITIONAL_FIGURE = f".{POSITIONAL} img.lm-positional-figure"
+POSITIONAL_FIGURE = f".{POSITIONAL} .lm-positional-figure"
 KEYS = ("masked/masked", "masked/unmasked", "unmasked/masked", "unmasked/unmasked")
 # the notebook shows the positional widget as a cell's last expression: find it among the live widgets
 WIDGET = ("next(w for w in __import__('ipywidgets').widgets.widget._instances.values() "
@@ -67,6 +67,7 @@ def test_each_grid_cell_shows_its_own_map_numbers_and_text(pages, screenshot_dir
                                arg=[MASK, key], timeout=10_000)
         state = mask_state(page)
         assert state["selected"] == key and [c["key"] for c in state["cells"] if c["pressed"] == "true"] == [key]
+        assert state["focused"] == key, f"{key}: a click focuses the cell it chose (the arrow keys go on from there)"
         trained, evaluated = key.split("/")
         figure = read_figure(page, MASK_FIGURE)
         words = {"masked": "with the mask", "unmasked": "without the mask"}
@@ -150,6 +151,20 @@ def test_positional_encoding_selector_and_base_slider_change_the_curves(pages, s
     assert np.ptp(ys[0]) > 50, "and that curve must change with the offset"
     scores = np.array(kernel_value(page, f"{WIDGET}.data['views']['rotary']['by_base'][4]['scores'][0]"), dtype=float)
     assert np.corrcoef(ys[0], scores)[0, 1] < -0.999, "the drawn curve is the kernel's rotary score (y grows downwards)"
+    heat = np.array(kernel_value(page, f"{WIDGET}.data['views']['rotary']['by_base'][4]['heat']"), dtype=float)
+    assert (rotary["height"], rotary["width"]) == heat.shape, "one canvas pixel per value: rows are positions"
+    lut = kernel_value(page, f"{WIDGET}.data['colormaps'][{WIDGET}.data['views']['rotary'].get('heat_cmap', 'diverging')]")
+    rgb = np.array([[int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in lut])  # (colours, 3)
+    scale = np.abs(heat).max()
+    expected = rgb[np.minimum(len(rgb) - 1, np.floor(np.clip((heat + scale) / (2 * scale), 0, 1) * len(rgb)).astype(int))]
+    painted = np.array(rotary["pixels"])  # (positions, dims, 3)
+    assert (painted == expected).all(axis=2).mean() > 0.99, "each pixel is its value's colour, in place"
+    box = page.evaluate(f"""() => {{
+      const f = document.querySelector('{POSITIONAL_FIGURE}'), s = f.querySelector('svg').getBoundingClientRect(),
+            c = f.querySelector('canvas').getBoundingClientRect();
+      return [(c.left - s.left) / s.width, (c.top - s.top) / s.height, c.width / s.width, c.height / s.height];
+    }}""")
+    assert np.allclose(box, [64 / 980, 46 / 440, 220 / 980, 300 / 440], atol=0.01), f"the pixels sit in the heatmap's frame: {box}"
     screenshot_widget(page, POSITIONAL, screenshot_dir / "06_positional_rotary.png")
     # the base slider, by keyboard: the rotary curve changes, and still coincides across positions
     page.locator(f"{'.' + POSITIONAL} .lm-base").first.focus()
@@ -182,7 +197,7 @@ def test_positional_encoding_selector_and_base_slider_change_the_curves(pages, s
     first_dims = dims.input_value()
     dims.fill("2, 3")
     dims.press("Enter")
-    page.wait_for_function(f"() => document.querySelector('{POSITIONAL_FIGURE}').alt.includes('dimensions 2, 3')",
+    page.wait_for_function(f"() => document.querySelector('{POSITIONAL_FIGURE}').getAttribute('aria-label').includes('dimensions 2, 3')",
                            timeout=10_000)
     dims.fill("two")
     dims.press("Enter")

@@ -183,8 +183,15 @@ function render({ model, el }) {
   }
 
   // The pointer chooses on press (no wait for the release); Enter and Space reach the same choice as a click.
+  // The press's default action is replaced by a plain focus: in a JupyterLab page, the browser's own handling of a
+  // press (placing a text selection and syncing it, 5-16 ms in a trace) came before the new map's first frame.
   buttons.forEach(button => {
     button.addEventListener("pointerdown", event => { if (event.button === 0) choose(button.dataset.key, false); });
+    button.addEventListener("mousedown", event => {
+      if (event.button !== 0) return;
+      event.preventDefault();
+      button.focus({preventScroll: true});
+    });
     button.addEventListener("click", () => choose(button.dataset.key, false));
   });
   el.querySelector(".lm-grid").addEventListener("keydown", event => {

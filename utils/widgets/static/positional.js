@@ -1,6 +1,7 @@
 // Positional encodings (notebook 06): the encoding as a heatmap and as curves, and what attention sees of it,
 // the score position alone contributes against the offset i - j. Everything is precomputed by the kernel on a
 // grid of bases, so the encoding selector, the base slider and the curve dimensions redraw here, in the browser.
+// Each encoding and base has its figure built once (an inline SVG over a canvas), moved into the view when chosen.
 
 function parseDims(text, width) {
   const parts = text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
@@ -23,30 +24,31 @@ function extent(rows) {
   return [lo - pad, hi + pad];
 }
 
-function figureUrl(data, kind, baseIndex, dims) {
+const FIGURE = {width: 980, height: 440, heat: {x: 64, y: 46, w: 220, h: 300}};
+
+// The figure for one encoding and base, drawn at once (no picture to decode): the heatmap on a canvas, one pixel per
+// value and scaled up crisp, under an inline SVG of the axes, the score panel and the caption, with the curves of the
+// chosen dimensions in a group of their own (setCurves: new dimensions redraw only that group). SVG and canvas scale
+// together (the canvas is placed in percentages of the SVG's box).
+function buildFigure(data, kind, baseIndex) {
   const view = viewOf(data, kind, baseIndex);
   const lutName = view.heat_cmap || "diverging";
   const lut = data.colormaps[lutName];
-  const W = 980, H = 440, fs = 15;
+  const {width: W, height: H, heat: hb} = FIGURE;
+  const fs = 15;
   let body = "";
-  // 1) heatmap of the encoding (rows: positions or heads)
-  const heat = view.heat;
+  // 1) heatmap of the encoding (rows: positions or heads): the frame, ticks and colour bar here, the pixels on the canvas
+  const heat = view.heat;  // (rows, columns)
   const scale = Math.max(1e-9, ...heat.map(r => Math.max(...r.map(v => Math.abs(v)))));
-  const hb = {x: 64, y: 46, w: 220, h: 300};
-  body += `<image href="${lmHeatmapPng(heat, lut, -scale, scale)}" x="${hb.x}" y="${hb.y}" width="${hb.w}" height="${hb.h}" ` +
-    `preserveAspectRatio="none" style="image-rendering:pixelated" image-rendering="pixelated"/>`;
   const heatAxes = lmAxes(hb, [-0.5, heat[0].length - 0.5], [heat.length - 0.5, -0.5],
     {fontSize: fs, xlabel: view.heat_xlabel, ylabel: view.heat_ylabel, title: view.heat_title, xticks: 4, yticks: 4, grid: false});
   body += heatAxes.body + lmColorbar(hb.x + hb.w + 8, hb.y, 12, hb.h, lut, -scale, scale, 13);
-  // 2) curves of the chosen columns of the heatmap
+  // 2) the frame of the curves of the chosen columns (the curves themselves: setCurves)
   const cb = {x: 400, y: 46, w: 230, h: 300};
   const n = heat.length;
-  const xs = Array.from({length: n}, (_, i) => i);
-  const curves = dims.map(d => heat.map(r => r[d] / scale));
   const curveAxes = lmAxes(cb, [0, n - 1], [-1.1, 1.1], {fontSize: fs, xlabel: view.heat_ylabel, ylabel: "value / max |value|",
     title: "curves of chosen columns", xticks: 4});
-  body += curveAxes.body + curves.map((c, i) => lmPolyline(xs, c, curveAxes.px, curveAxes.py, i, `data-dim="${dims[i]}"`)).join("");
-  body += lmLegend(cb.x + 8, cb.y + 14, dims.map(d => `${view.column_name} ${d}`), 13);
+  body += curveAxes.body + `<g class="lm-curves"></g>`;
   // 3) what attention sees: score against the offset i - j
   const sb = {x: 735, y: 46, w: 230, h: 300};
   const offsets = Array.from({length: view.scores[0].length}, (_, o) => o);
@@ -57,7 +59,35 @@ function figureUrl(data, kind, baseIndex, dims) {
   body += lmLegend(sb.x + 8, sb.y + 14, view.curve_labels, 13);
   const baseText = view.by_base ? `, base ${data.bases[baseIndex]}` : "";
   body += `<text x="${W / 2}" y="${H - 12}" font-size="${fs + 1}" text-anchor="middle">${lmEscape(view.caption + baseText)}</text>`;
-  return lmSvgUrl(W, H, body, `${kind} positions${baseText}: encoding heatmap, curves, and attention score against offset`);
+  const pct = (v, of) => `${(100 * v / of).toFixed(3)}%`;
+  const holder = document.createElement("div");
+  holder.innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" font-family="DejaVu Sans, Arial, sans-serif" ` +
+    `aria-hidden="true"><rect width="${W}" height="${H}" fill="white"/>${body}</svg>` +
+    `<canvas class="lm-heat-pixels" style="left:${pct(hb.x, W)};top:${pct(hb.y, H)};width:${pct(hb.w, W)};height:${pct(hb.h, H)}"></canvas>`;
+  lmPaintHeatmap(holder.querySelector("canvas"), heat, lut, -scale, scale);
+  return {nodes: Array.from(holder.childNodes), curves: holder.querySelector(".lm-curves"), dims: null, kind, baseText,
+          base: String(data.bases[baseIndex]), heat, scale, column: view.column_name, px: curveAxes.px, py: curveAxes.py, cb};
+}
+
+// Draw the curves of columns `dims` of the figure's heatmap (value / max |value| against the row), with their legend.
+function setCurves(built, dims) {
+  const key = dims.join(",");
+  if (built.dims === key) return;
+  const xs = Array.from({length: built.heat.length}, (_, i) => i);
+  built.curves.innerHTML = dims.map((d, i) => lmPolyline(xs, built.heat.map(r => r[d] / built.scale), built.px, built.py, i,
+    `data-dim="${d}"`)).join("") + lmLegend(built.cb.x + 8, built.cb.y + 14, dims.map(d => `${built.column} ${d}`), 13);
+  built.dims = key;
+  built.label = `${built.kind} positions${built.baseText}: heatmap, curves of dimensions ${dims.join(", ")}, ` +
+    "and the score against the offset";
+}
+
+// Put a built figure into the view (its nodes move in: nothing is parsed or decoded), then a frame counter ticks.
+function showFigure(view, built) {
+  if (view.firstChild !== built.nodes[0]) view.replaceChildren(...built.nodes);
+  view.setAttribute("aria-label", built.label);
+  view.dataset.kind = built.kind;
+  view.dataset.base = built.base;
+  view.dataset.lmFrame = String(Number(view.dataset.lmFrame || 0) + 1);  // a redraw is complete
 }
 
 function render({ model, el }) {
@@ -72,24 +102,23 @@ function render({ model, el }) {
       <label>curves of dims <input class="lm-dims" type="text" spellcheck="false"></label>
     </div>
     <div class="lm-message" role="status" aria-live="polite"></div>
-    <div class="lm-figure"><img class="lm-positional-figure" alt=""></div>
+    <div class="lm-figure"><div class="lm-positional-figure" role="img"></div></div>
     <div class="lm-note" aria-live="polite"></div>`;
   const select = el.querySelector(".lm-kind");
   const base = el.querySelector(".lm-base");
   const baseValue = el.querySelector(".lm-base-value");
   const dimsBox = el.querySelector(".lm-dims");
   const message = el.querySelector(".lm-message");
-  const img = el.querySelector(".lm-positional-figure");
+  const figure = el.querySelector(".lm-positional-figure");
   const note = el.querySelector(".lm-note");
   for (const kind of data.kinds) select.add(new Option(kind, kind));
-  const urls = new Map();
+  const built = new Map();  // encoding|base -> its figure (buildFigure); its nodes live in the view or here
   let lastDims = [0, 1];  // the last dimensions that parsed (replaced at the first draw)
 
-  function url(kind, baseIndex, dims) {
-    const view = data.views[kind];
-    const key = `${kind}|${view.by_base ? baseIndex : "-"}|${dims.join(",")}`;
-    if (!urls.has(key)) urls.set(key, figureUrl(data, kind, baseIndex, dims));
-    return urls.get(key);
+  function figureFor(kind, baseIndex) {
+    const key = `${kind}|${data.views[kind].by_base ? baseIndex : "-"}`;
+    if (!built.has(key)) built.set(key, buildFigure(data, kind, baseIndex));
+    return built.get(key);
   }
 
   function draw() {
@@ -108,10 +137,10 @@ function render({ model, el }) {
     if (!parsed.error) lastDims = parsed.dims;
     const kept = lastDims.filter(d => d < width);
     const dims = parsed.error ? (kept.length ? kept : [0]) : parsed.dims;
-    lmShow(img, url(kind, baseIndex, dims));
-    img.alt = `${kind} positions: heatmap, curves of dimensions ${dims.join(", ")}, and the score against the offset`;
-    img.dataset.kind = kind;
-    img.dataset.base = String(data.bases[baseIndex]);
+    const chosen = figureFor(kind, baseIndex);
+    const before = [chosen.dims, figure.firstChild === chosen.nodes[0]];
+    setCurves(chosen, dims);
+    if (before[0] !== chosen.dims || !before[1]) showFigure(figure, chosen);
     note.textContent = view.note;
   }
 
@@ -120,7 +149,7 @@ function render({ model, el }) {
     if (parsed.error) return;
     for (const kind of data.kinds) for (let b = 0; b < data.bases.length; b++) {
       const width = viewOf(data, kind, b).heat[0].length;
-      url(kind, b, parsed.dims.filter(d => d < width));
+      setCurves(figureFor(kind, b), parsed.dims.filter(d => d < width));
     }
   }
 
