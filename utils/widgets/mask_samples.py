@@ -75,12 +75,12 @@ def stream_samples(
     written: dict[Key, list[torch.Tensor]] = {key: [] for key in runs}
     last = time.perf_counter()
     for t in range(length):
-        for key, run in runs.items():
-            next_ids = sample_next(logits[key], 1.0, None, None, generators[key])  # (N,)
-            written[key].append(next_ids)
-            if t + 1 < length:  # no model run after the last token
-                logits[key], states[key] = run.step(next_ids[:, None], states[key])
+        for key in runs:
+            written[key].append(sample_next(logits[key], 1.0, None, None, generators[key]))  # (N,)
         now = time.perf_counter()
-        if t == 0 or t + 1 == length or now - last >= interval_s:
+        if t == 0 or t + 1 == length or now - last >= interval_s:  # before the next model runs: shown sooner
             last = now
             yield t + 1, {key: torch.stack(ids, dim=1).tolist() for key, ids in written.items()}  # each (N, t+1)
+        if t + 1 < length:  # no model run after the last token
+            for key, run in runs.items():
+                logits[key], states[key] = run.step(written[key][-1][:, None], states[key])
