@@ -108,9 +108,18 @@ judge = NGramLM.fit(torch.tensor(tokenizer.encode(TEXT)), tokenizer.vocab_size, 
 windows = [tokenizer.encode(TEXT[s : s + 12]) for s in (0, 10, 20)]
 grid = mask_widget(pair, judge, tokenizer, windows, prefix="Can ", n_samples=2, length=12)
 grid''',
+    '''from utils.widgets.positional import positional_scores_widget
+
+position_models = {}
+for kind in ("sinusoidal", "learned", "relative", "rotary"):
+    torch.manual_seed(0)
+    position_models[kind] = TransformerLM(TransformerConfig(tokenizer.vocab_size, context_length=16, n_layer=1, n_head=2,
+                                                            d_model=16, positional=kind)).eval()
+positions = positional_scores_widget(position_models, n_positions=16)
+positions''',
 ]
 
 
 def write_anywidget_notebook(folder: Path, name: str = "anywidgets.ipynb") -> Path:
-    """A notebook with the course's anywidgets (attention, temperature, mask grid) on small untrained Transformers."""
+    """A notebook with the course's anywidgets (attention, temperature, mask grid, positional explorer) on small untrained Transformers."""
     return _write(_ANYWIDGETS, folder / name, intro="# The course's anywidgets on a small model")

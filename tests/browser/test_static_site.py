@@ -147,7 +147,7 @@ def test_pages_show_figures_widgets_and_formulas_offline(site, browser):
     assert states["01_demo_widget.html"]["widget_views"] == 1
     assert states["01_demo_widget.html"]["images"] >= 1
     assert states["02_figure.html"]["images"] == 1 and states["02_figure.html"]["formulas"] >= 1
-    assert states["03_anywidgets.html"]["widget_views"] == 3
+    assert states["03_anywidgets.html"]["widget_views"] == 4
     if real is not None:
         real_state = states[Path(real).with_suffix(".html").name]
         assert real_state["widget_views"] >= 1 and real_state["images"] >= 1, real_state
@@ -155,7 +155,8 @@ def test_pages_show_figures_widgets_and_formulas_offline(site, browser):
 
 def anywidget_checks(page, out: Path) -> None:
     """The saved anywidget views, with no kernel: hover and arrow keys move the query, T and top-k re-weight the bars,
-    a click or an arrow key chooses a grid cell; a new text and a new prefix are disabled with a visible note."""
+    a click or an arrow key chooses a grid cell, the positional explorer's encoding, base and curve dimensions redraw;
+    a new text and a new prefix are disabled with a visible note."""
     page.wait_for_selector(".lm-attention-widget .lm-attn-token", timeout=30_000)
     page.wait_for_selector(".lm-temperature-widget rect.lm-bar", timeout=30_000)
     page.wait_for_selector(".lm-attention-widget .lm-kernel-note", timeout=10_000)
@@ -201,4 +202,21 @@ def anywidget_checks(page, out: Path) -> None:
     page.keyboard.press("ArrowRight")
     assert page.locator(".lm-mask-widget .lm-cell.mod-active").get_attribute("data-key") == "masked/unmasked"
     assert page.locator(".lm-mask-widget .lm-sample").count() == 2, "the saved samples are shown"
+    figure = page.locator(".lm-positional-widget .lm-positional-figure")
+    assert figure.get_attribute("data-kind") == "rotary" and figure.locator("canvas").count() == 1
+    page.locator(".lm-positional-widget select.lm-kind").select_option("sinusoidal")
+    page.wait_for_function("() => document.querySelector('.lm-positional-widget .lm-positional-figure').dataset.kind === 'sinusoidal'",
+                           timeout=10_000)
+    assert "sinusoidal" in figure.get_attribute("aria-label"), "the encoding selector redraws with no kernel"
+    base = figure.get_attribute("data-base")
+    page.locator(".lm-positional-widget input.lm-base").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("(b) => document.querySelector('.lm-positional-widget .lm-positional-figure').dataset.base !== b",
+                           arg=base, timeout=10_000)
+    dims = page.locator(".lm-positional-widget input.lm-dims")
+    dims.fill("2, 3")
+    dims.press("Enter")
+    page.wait_for_function("() => document.querySelector('.lm-positional-widget .lm-positional-figure')"
+                           ".getAttribute('aria-label').includes('dimensions 2, 3')", timeout=10_000)
+    assert figure.locator("polyline[data-dim]").evaluate_all("ns => ns.map(n => n.dataset.dim)") == ["2", "3"]
     page.screenshot(path=str(out / "anywidgets.png"), full_page=True)
