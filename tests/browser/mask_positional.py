@@ -2,8 +2,8 @@
 
 Used by tests/browser/test_mask_positional_widgets.py and benchmarks/widget_latency_rows_mask_positional.py.
 Both widgets paint their heatmaps on a <canvas> under an
-inline SVG of labels (utils/widgets/static/). These helpers read either in the page, so a test can check what the
-picture really holds (its title, its curves, its heatmap pixels).
+inline SVG of labels and curves (utils/widgets/static/). These helpers read both in the page, so a test can check what
+the picture really holds (its title, its curves, its heatmap pixels).
 """
 
 from __future__ import annotations
@@ -12,31 +12,18 @@ import json
 
 MASK, POSITIONAL = "lm-mask-widget", "lm-positional-widget"
 
-# What a figure holds: title texts, polylines of the score panel, the heatmap's pixels. An <img> holds an SVG data
-# URL (with the heatmap as an embedded PNG); any other element holds an inline SVG and the heatmap on a <canvas>.
-_READ_FIGURE_JS = """async (node) => {
-  const isImg = node.tagName === 'IMG';
-  const src = isImg ? (node.getAttribute('src') || '') : '';
-  const svg = isImg
-    ? new DOMParser().parseFromString(decodeURIComponent(src.slice(src.indexOf(',') + 1)), 'image/svg+xml').documentElement
-    : node.querySelector('svg');
+# What a figure holds: its title texts and polylines (score panel, curves) from its inline SVG, the heatmap's pixels
+# from its <canvas>.
+_READ_FIGURE_JS = """(node) => {
+  const svg = node.querySelector('svg');
   const texts = Array.from(svg.querySelectorAll('text')).map(t => t.textContent);
   const scores = Array.from(svg.querySelectorAll('polyline[data-role=score]')).map(
     p => p.getAttribute('points').trim().split(/\\s+/).map(xy => xy.split(',').map(Number)));
   const curves = Array.from(svg.querySelectorAll('polyline[data-dim]')).map(p => p.getAttribute('points'));
-  let source = null, width = 0, height = 0, pixels = null;
-  const href = isImg && svg.querySelector('image') ? svg.querySelector('image').getAttribute('href') : null;
-  if (href) {
-    const picture = new Image();
-    picture.src = href;
-    await picture.decode();
-    source = picture;
-    width = picture.naturalWidth; height = picture.naturalHeight;
-  } else if (!isImg && node.querySelector('canvas')) {
-    source = node.querySelector('canvas');
-    width = source.width; height = source.height;
-  }
+  const source = node.querySelector('canvas');
+  let width = 0, height = 0, pixels = null;
   if (source) {
+    width = source.width; height = source.height;
     const canvas = document.createElement('canvas');
     canvas.width = width; canvas.height = height;
     const ctx = canvas.getContext('2d');
@@ -49,14 +36,14 @@ _READ_FIGURE_JS = """async (node) => {
       pixels.push(row);
     }
   }
-  const label = (isImg ? svg.getAttribute('aria-label') : node.getAttribute('aria-label')) || '';
-  return {src_length: src.length, label, texts, scores, curves, width, height, pixels, alt: isImg ? node.alt : label,
+  const label = node.getAttribute('aria-label') || '';
+  return {label, texts, scores, curves, width, height, pixels,
           kind: node.dataset.kind || null, base: node.dataset.base || null};
 }"""
 
 
 def read_figure(page, selector: str) -> dict:
-    """What the figure at `selector` shows (an <img> or a painted view): its texts, score and curve polylines, heatmap pixels."""
+    """What the figure at `selector` shows: its texts, score and curve polylines, heatmap pixels."""
     return page.locator(selector).first.evaluate(_READ_FIGURE_JS)
 
 
@@ -94,11 +81,11 @@ def positional_state(page) -> dict:
     )
 
 
-# From the first input event (key, pointer, input) to the frame after the figure shows its new state: an <img>'s
-# new, decoded source, or a painted view's next data-lm-frame (set once its redraw is complete).
+# From the first input event (key, pointer, input) to the frame after the figure's redraw is complete (its
+# data-lm-frame attribute, set by the widget once the new view is in place, changes).
 _ARM_JS = """(selector) => {
   const figure = document.querySelector(selector);
-  const state = () => figure.tagName === 'IMG' ? figure.getAttribute('src') : 'frame:' + figure.getAttribute('data-lm-frame');
+  const state = () => figure.getAttribute('data-lm-frame');
   const result = {start: null, end: null, before: state()};
   window.__lmTimed = result;
   const onInput = () => { if (result.start === null) result.start = performance.now(); };
@@ -106,18 +93,16 @@ _ARM_JS = """(selector) => {
   events.forEach(name => document.addEventListener(name, onInput, {capture: true, once: true}));
   const finish = () => {
     if (result.end !== null || state() === result.before) return;
-    const done = () => requestAnimationFrame(() => { if (result.end === null) result.end = performance.now(); });
-    if (figure.tagName !== 'IMG' || (figure.complete && figure.naturalWidth > 0)) done();
-    else figure.addEventListener('load', done, {once: true});
+    requestAnimationFrame(() => { if (result.end === null) result.end = performance.now(); });
   };
   const observer = new MutationObserver(finish);
-  observer.observe(figure, {attributes: true, attributeFilter: ['src', 'data-lm-frame']});
+  observer.observe(figure, {attributes: true, attributeFilter: ['data-lm-frame']});
   window.__lmTimedCleanup = () => { observer.disconnect(); events.forEach(n => document.removeEventListener(n, onInput, {capture: true})); };
 }"""
 
 
 def timed(page, selector: str, action, timeout_s: float = 60.0) -> float:
-    """Milliseconds, measured in the page, from `action()`'s first input event to the frame after `selector`'s new picture or redraw."""
+    """Milliseconds, measured in the page, from `action()`'s first input event to the frame after `selector`'s redraw."""
     page.evaluate(_ARM_JS, selector)
     try:
         action()

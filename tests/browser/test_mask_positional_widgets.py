@@ -207,7 +207,7 @@ def test_positional_encoding_selector_and_base_slider_change_the_curves(pages, s
     # with bad dimensions typed, another encoding is still drawn (with the last good dimensions), message kept
     root.locator(".lm-kind").select_option("sinusoidal")
     page.wait_for_function(f"() => document.querySelector('{POSITIONAL_FIGURE}').dataset.kind === 'sinusoidal'", timeout=10_000)
-    assert "dimensions 2, 3" in read_figure(page, POSITIONAL_FIGURE)["alt"]
+    assert "dimensions 2, 3" in read_figure(page, POSITIONAL_FIGURE)["label"]
     assert "whole numbers" in positional_state(page)["message"]
     # leave the widget as the notebook showed it (the other browser tests share this page)
     dims.fill(first_dims)

@@ -1,5 +1,5 @@
-// Shared drawing helpers of the course's browser-side widgets: figures are SVG strings shown in an <img>
-// (class lm-figure), so redraws are cheap, text stays sharp, and nothing is fetched from the network.
+// Shared drawing helpers of the course's browser-side widgets: figures are inline SVG built from strings (text stays
+// sharp), with heatmaps painted on a <canvas> beneath (one pixel per value); nothing is fetched from the network.
 
 function lmEscape(text) {
   return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -42,18 +42,6 @@ function lmPaintHeatmap(canvas, rows, lut, vmin, vmax) {
   }
   ctx.putImageData(image, 0, 0);
   return canvas;
-}
-
-// The same heatmap as a PNG data URL (for a picture inside an SVG figure).
-function lmHeatmapPng(rows, lut, vmin, vmax) {
-  return lmPaintHeatmap(document.createElement("canvas"), rows, lut, vmin, vmax).toDataURL("image/png");
-}
-
-function lmSvgUrl(width, height, body, label) {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
-    `font-family="DejaVu Sans, Arial, sans-serif" role="img" aria-label="${lmEscape(label || "")}">` +
-    `<rect width="${width}" height="${height}" fill="white"/>${body}</svg>`;
-  return "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
 }
 
 // A colorbar: vertical strip of the LUT with min/max labels.
@@ -138,9 +126,4 @@ function lmLegend(x, y, labels, fontSize) {
       `<text x="${x + 34}" y="${yy + fontSize * 0.35}" font-size="${fontSize}">${lmEscape(label)}</text>`;
   });
   return out;
-}
-
-// Set an <img>'s source; calls done() once the new picture is decoded (or at once if it is unchanged).
-function lmShow(img, url) {
-  if (img.getAttribute("src") !== url) img.setAttribute("src", url);
 }
