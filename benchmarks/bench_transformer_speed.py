@@ -289,7 +289,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE",
                         help="override a TransformerConfig field of our model (repeatable), e.g. d_ff=256, n_kv_head=1")
     parser.add_argument("--lean", action="store_true",
-                        help="the lean text recipe (utils/recipes.py: 3 layers, d_ff 2x, one key/value head); shakespeare only")
+                        help="the corpus's lean recipe (utils/recipes.py: 3 layers, d_ff 2x, one key/value head; "
+                             "names also at lr 6e-3 decaying to 0)")
     parser.add_argument("--fused", action="store_true", help="our AdamW's fused step (TrainConfig.fused_optimizer; opt-in)")
     parser.add_argument("--bf16", action="store_true", help="our run in bf16 autocast on the CPU (TrainConfig.cpu_bf16; opt-in)")
     parser.add_argument("--names-split", choices=["makemore", "course"], default="makemore",
@@ -301,8 +302,6 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.reference_scale <= 0:
         parser.error("--repeat must be >= 1 and --reference-scale > 0")
-    if args.lean and args.corpus != "shakespeare":
-        parser.error("--lean is a recipe for running text: use it with --corpus shakespeare")
     try:
         model_options = parse_model_options(args.model_option)
     except ValueError as error:

@@ -182,8 +182,14 @@ def test_compile_benchmark_reports_compile_time_and_both_step_times(capsys):
     assert (summary["payback_steps"] is None) == (gain <= 0)
 
 
-def test_speed_benchmark_lean_is_for_running_text_only(capsys):
+def test_speed_benchmark_lean_trains_the_corpus_lean_recipe(capsys):
+    skip_without_names()
     bench = load("bench_transformer_speed")
-    with pytest.raises(SystemExit):
-        bench.main(["--corpus", "names", "--no-reference", "--lean"])
-    assert "--lean is a recipe for running text" in capsys.readouterr().err
+    summary = bench.main(["--corpus", "names", "--no-reference", "--lean", "--steps", "2", "--warmup", "1",
+                          "--batch-size", "4", "--threads", "1", "--unit-seconds", "100"])
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == json.loads(json.dumps(summary))
+    assert summary["our_switches"]["lean"] is True
+    ours = summary["corpora"]["names"]["runs"][0]["ours"]
+    assert (ours["model"]["n_layer"], ours["model"]["d_ff"], ours["model"]["n_kv_head"], ours["model"]["d_model"]) == (3, 128, 1, 64)
+    assert ours["train"]["lr"] == 6e-3 and ours["train"]["min_lr_ratio"] == 0.0 and ours["steps"] == 2
+    assert ours["params"] < 0.45 * 204_544  # the items recipe's model has makemore's 204,544 weights

@@ -196,17 +196,29 @@ def test_recipes_build_models_and_fast_mode_is_smaller():
         transformer_recipe("wikipedia")
 
 
-def test_lean_recipe_is_the_cheaper_model_trained_the_same_way():
+def test_lean_recipes_are_the_cheaper_models_of_each_corpus():
+    from dataclasses import replace
+
     from utils.recipes import transformer_recipe
 
     full, lean = transformer_recipe("shakespeare", fast=False), transformer_recipe("shakespeare", fast=False, lean=True)
     config = lean.model_config(65)
     assert (config.n_layer, config.ff_width, config.n_kv_head, config.n_head, config.d_model) == (3, 256, 1, 4, 128)
-    assert lean.train == full.train and lean.batch_size == full.batch_size
+    assert lean.train == full.train and lean.batch_size == full.batch_size  # running text: trained the same way
     assert count_parameters(config) < 0.45 * count_parameters(full.model_config(65))
     assert full.model_config(65).n_kv_head is None and full.model_config(65).n_layer == 4  # the notebooks' recipe
-    with pytest.raises(ValueError, match="running text"):
-        transformer_recipe("names", lean=True)
+    # names: the same three levers on makemore's size, a higher peak lr decaying to 0, the rest the items recipe's
+    full, lean = transformer_recipe("names", fast=False), transformer_recipe("names", fast=False, lean=True)
+    config = lean.model_config(27)
+    assert (config.n_layer, config.ff_width, config.n_kv_head, config.n_head, config.d_model) == (3, 128, 1, 4, 64)
+    assert (config.context_length, config.positional) == (16, "learned")
+    assert lean.train == replace(full.train, lr=6e-3, min_lr_ratio=0.0) and lean.batch_size == full.batch_size == 128
+    assert count_parameters(config) < 0.45 * count_parameters(full.model_config(27))
+    assert full.train.lr == 4e-3 and full.model_config(27).n_layer == 4 and full.model_config(27).n_kv_head is None
+    fast = transformer_recipe("names", fast=True, lean=True)  # the test suite's sizes still apply on top
+    assert fast.train.steps == 40 and fast.model_config(27).n_kv_head == 1 and fast.model_config(27).n_layer == 2
+    with pytest.raises(ValueError, match="no Transformer recipe"):
+        transformer_recipe("wikipedia", lean=True)
 
 
 def test_sinusoidal_positions_scale_the_token_embeddings_by_sqrt_d_model():
