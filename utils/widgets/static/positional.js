@@ -102,7 +102,7 @@ function render({ model, el }) {
       <label>curves of dims <input class="lm-dims" type="text" spellcheck="false"></label>
     </div>
     <div class="lm-message" role="status" aria-live="polite"></div>
-    <div class="lm-figure"><div class="lm-positional-figure" role="img"></div></div>
+    <div class="lm-figure lm-positional-figure" role="img"></div>
     <div class="lm-note" aria-live="polite"></div>`;
   const select = el.querySelector(".lm-kind");
   const base = el.querySelector(".lm-base");
