@@ -209,6 +209,17 @@ def test_positional_encoding_selector_and_base_slider_change_the_curves(pages, s
     page.wait_for_function(f"() => document.querySelector('{POSITIONAL_FIGURE}').dataset.kind === 'sinusoidal'", timeout=10_000)
     assert "dimensions 2, 3" in read_figure(page, POSITIONAL_FIGURE)["label"]
     assert "whole numbers" in positional_state(page)["message"]
+    # dimensions the relative bias does not have (it has one column per head): the last good ones stay drawn
+    root.locator(".lm-kind").select_option("relative")
+    page.wait_for_function(f"() => document.querySelector('{POSITIONAL_FIGURE}').dataset.kind === 'relative'", timeout=10_000)
+    dims.fill("60, 61")
+    dims.press("Enter")
+    page.wait_for_function(f"() => document.querySelector('.{POSITIONAL} .lm-message').innerText.includes('choose dimensions')",
+                           timeout=10_000)
+    page.wait_for_timeout(500)  # the figures of the other settings are redrawn 50 ms after a change: the shown one must stay
+    figure = read_figure(page, POSITIONAL_FIGURE)
+    assert "dimensions 2, 3" in figure["label"] and len(figure["curves"]) == 2, (
+        f"with dimensions past the heatmap's width, the last good curves stay drawn: {figure['label']}, {len(figure['curves'])}")
     # leave the widget as the notebook showed it (the other browser tests share this page)
     dims.fill(first_dims)
     dims.press("Enter")

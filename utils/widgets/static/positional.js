@@ -148,8 +148,9 @@ function render({ model, el }) {
     const parsed = parseDims(model.get("dims"), 1e9);
     if (parsed.error) return;
     for (const kind of data.kinds) for (let b = 0; b < data.bases.length; b++) {
-      const width = viewOf(data, kind, b).heat[0].length;
-      setCurves(figureFor(kind, b), parsed.dims.filter(d => d < width));
+      const ahead = figureFor(kind, b);
+      const dims = parsed.dims.filter(d => d < viewOf(data, kind, b).heat[0].length);
+      if (dims.length && ahead.nodes[0] !== figure.firstChild) setCurves(ahead, dims);  // the one in view: draw's
     }
   }
 
