@@ -15,7 +15,10 @@ and with the same threads), so that a slow or busy machine neither fails nor pas
 each notebook <= 0.5 U in full mode and <= 0.2 U in fast mode, all of them <= 4 U in full mode,
 and <= 2 GiB each. --unit-seconds S reuses a U measured elsewhere (same machine, same hour);
 --unit-scale F (0.125 to 1) times a shorter workload (F of nanoGPT's 2000 iterations, evaluations
-still every 250) and scales it up, a rougher U (the JSON says which). The verdict is printed; nothing here asserts on time.
+still every 250) and scales it up, a rougher U (the JSON says which). The workload is timed again after the
+notebooks (--unit-once: before only) and the costs use the mean of the two: a machine whose speed changes
+during the run (a neighbour's job, a slower hour) moves both the notebooks and the unit, and a drift of more
+than 20% between the two timings is printed as a warning. The verdict is printed; nothing here asserts on time.
 The last line printed is one JSON object with the figures.
 """
 
@@ -51,6 +54,17 @@ def measure_unit(text_path: Path, scale: float = 1.0) -> dict:
     seconds = ran.seconds / scale if scale != 1 else ran.seconds
     return {"unit_s": round(reference.speed_unit(seconds), 3), "workload_s": round(ran.seconds, 3), "scale": scale,
             "source": "measured in this run" + ("" if scale == 1 else f" at scale {scale} (rough)")}
+
+
+DRIFT_WARNING = 0.2  # |after / before - 1| above this: the machine's speed changed during the run
+
+
+def bracketed_unit(before: dict, after: dict) -> dict:
+    """U as the mean of the workload timed before and after the notebooks, with both timings and their drift."""
+    unit_s = (before["unit_s"] + after["unit_s"]) / 2
+    drift = after["unit_s"] / before["unit_s"] - 1
+    return {**before, "unit_s": round(unit_s, 3), "unit_before_s": before["unit_s"], "unit_after_s": after["unit_s"],
+            "drift": round(drift, 4), "source": before["source"] + ", before and after the notebooks (mean)"}
 
 
 def verdicts(results: dict[str, dict], unit_s: float, mode: str) -> dict:
@@ -118,6 +132,7 @@ def main() -> None:
                         help="checkpoint cache for the zoo (default: a new, empty temporary folder)")
     parser.add_argument("--unit-seconds", type=float, default=None, help="U measured elsewhere, in seconds (skips the workload)")
     parser.add_argument("--unit-scale", type=float, default=1.0, help="time this share of the workload and scale up (rougher U)")
+    parser.add_argument("--unit-once", action="store_true", help="time the workload before the notebooks only (not after too)")
     args = parser.parse_args()
     if args.unit_seconds is not None and args.unit_seconds <= 0 or not 0.125 <= args.unit_scale <= 1:
         parser.error("--unit-seconds must be positive and --unit-scale in [0.125, 1]")
@@ -149,6 +164,16 @@ def main() -> None:
         results[path.stem] = result = run_notebook(path, args.timeout)
         status = "ok" if result["ok"] else f"FAILED ({result['error']})"
         print(f"{path.stem:<36} {result['seconds']:7.1f} s = {result['seconds'] / unit_s:.3f} U {result['peak_mib']:6d} MiB  {status}", flush=True)
+    if args.unit_seconds is None and not args.unit_once:
+        unit = bracketed_unit(unit, measure_unit(text, args.unit_scale))
+        unit_s = unit["unit_s"]
+        print(f"speed unit again after the notebooks: {unit['unit_after_s']:.1f} s (drift {100 * unit['drift']:+.1f}%); "
+              f"the costs below use the mean, U = {unit_s:.1f} s", flush=True)
+        if abs(unit["drift"]) > DRIFT_WARNING:
+            print(f"WARNING: the machine's speed changed by {100 * unit['drift']:+.0f}% during the run: "
+                  "its costs in U are rough; rerun on a quieter machine for figures to compare", flush=True)
+        for name, result in results.items():
+            print(f"{name:<36} {result['seconds']:7.1f} s = {result['seconds'] / unit_s:.3f} U", flush=True)
     total = round(sum(r["seconds"] for r in results.values()), 1)
     verdict = verdicts(results, unit_s, mode)
     limits = TARGETS_U[mode]

@@ -193,3 +193,13 @@ def test_speed_benchmark_lean_trains_the_corpus_lean_recipe(capsys):
     assert (ours["model"]["n_layer"], ours["model"]["d_ff"], ours["model"]["n_kv_head"], ours["model"]["d_model"]) == (3, 128, 1, 64)
     assert ours["train"]["lr"] == 6e-3 and ours["train"]["min_lr_ratio"] == 0.0 and ours["steps"] == 2
     assert ours["params"] < 0.45 * 204_544  # the items recipe's model has makemore's 204,544 weights
+
+
+def test_the_unit_timed_before_and_after_is_their_mean_with_its_drift():
+    bench = load("bench_notebooks")
+    before = {"unit_s": 200.0, "workload_s": 20.0, "scale": 0.125, "source": "measured in this run"}
+    unit = bench.bracketed_unit(before, {**before, "unit_s": 260.0})
+    assert unit["unit_s"] == 230.0 and unit["unit_before_s"] == 200.0 and unit["unit_after_s"] == 260.0
+    assert unit["drift"] == pytest.approx(0.3) and abs(unit["drift"]) > bench.DRIFT_WARNING  # printed as a warning
+    assert "before and after" in unit["source"]
+    assert bench.bracketed_unit(before, before)["drift"] == 0.0
