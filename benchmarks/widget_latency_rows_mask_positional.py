@@ -4,12 +4,10 @@
 each interaction a student has with the widget on it, from the input event (key, click, input) to the
 frame after the figure shows its new picture:
     mask grid    choose a cell by click and by arrow key (browser); a new prefix typed + Enter (kernel:
-                 the four models run), timed to the new attention maps and to the first characters of the
-                 samples in the view (kernel rows), and to the samples complete (a stream row, reported with
-                 no target: 4 cells x 3 samples x 40 characters, one model run per cell and character, shown
-                 as they grow);
+                 the four models run), timed to the new attention maps, to the first characters of the
+                 samples in the view, and to the samples complete (they are written as they grow);
     positional   the encoding selector, the base slider's arrow key, new curve dimensions + Enter (browser).
-Each row: {"widget", "interaction", "side" ("browser"/"kernel"/"stream"), "median_ms", "max_ms", "n"}.
+Each row: {"widget", "interaction", "side" ("browser"/"kernel"), "median_ms", "max_ms", "n"}.
 """
 
 from __future__ import annotations
@@ -73,7 +71,7 @@ def mask_rows(page, moves: int = 20, prefixes: int = 8) -> list[dict]:
             samples.append(written)
     rows.append(_row(MASK, "new prefix: four attention maps", "kernel", maps))
     rows.append(_row(MASK, "new prefix: first characters of the samples shown", "kernel", first))
-    rows.append(_row(MASK, "new prefix: samples complete (streamed as written)", "stream", samples))
+    rows.append(_row(MASK, "new prefix: samples complete (streamed as written)", "kernel", samples))
     return rows
 
 

@@ -6,6 +6,8 @@ conftest.py sends tests/browser/ whole to one pytest-xdist worker, so the packag
 there, and closed after the package's last test (Playwright's sync API holds an asyncio loop while it is open, which
 would break later tests on that worker that run their own loop, e.g. tests/test_widget_ngram.py).
 $LM_BROWSER_NOTEBOOKS=05_attention.ipynb,... limits the run to some notebooks while working on them.
+Without Chromium or Playwright the browser tests skip, unless $LM_REQUIRE_BROWSER=1 (.ci/run sets it): then the
+run stops at collection with the reason, so CI cannot pass with the browser tier skipped.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from tests.browser.lab import (
     start_run_all,
     wait_for_run,
 )
+
+_MISSING = browser_unavailable_reason()
+if _MISSING is not None and os.environ.get("LM_REQUIRE_BROWSER") == "1":
+    raise pytest.UsageError(f"$LM_REQUIRE_BROWSER=1 but the browser tests cannot run: {_MISSING}")
 
 # Notebooks run in the shared JupyterLab besides the widget notebooks (their widgets have their own test files).
 EXTRA_LAB_NOTEBOOKS = ("07_transformer_lm.ipynb",)

@@ -62,16 +62,3 @@ def test_settle_returns_once_the_cpu_is_quiet_or_the_time_is_up(bench, monkeypat
     readings = iter([(0, 100), (90, 200)])
     monkeypatch.setattr(bench, "cpu_jiffies", lambda: next(readings))
     assert bench.settle(max_s=-1) == 0.9  # no time left: the last share, still busy
-
-
-def test_stream_rows_are_reported_without_a_target(bench):
-    assert bench.meets("stream", 900.0, 2000.0) is None
-    assert bench.meets("kernel", 99.0, 240.0) is True and bench.meets("kernel", 101.0, 240.0) is False
-    assert bench.meets("browser", 15.0, 51.0) is False
-    kernel = {"widget": "lm-mask-widget", "meets_target": True}
-    stream = {"widget": "lm-mask-widget", "meets_target": None}
-    missed = {"widget": "lm-mask-widget", "meets_target": False}
-    reference = {"widget": bench.DEMO_WIDGET_CLASS, "meets_target": False}  # the bare widget never decides
-    assert bench.all_meet_target([kernel, stream, reference])
-    assert not bench.all_meet_target([kernel, stream, missed])
-    assert not bench.all_meet_target([reference]) and not bench.all_meet_target([])
