@@ -203,3 +203,24 @@ def test_the_unit_timed_before_and_after_is_their_mean_with_its_drift():
     assert unit["drift"] == pytest.approx(0.3) and abs(unit["drift"]) > bench.DRIFT_WARNING  # printed as a warning
     assert "before and after" in unit["source"]
     assert bench.bracketed_unit(before, before)["drift"] == 0.0
+
+
+def test_notebook_benchmark_divides_by_the_unit_timed_before_and_after(monkeypatch, capsys, tmp_path):
+    bench = load("bench_notebooks")
+    (tmp_path / "tinyshakespeare.txt").write_text("a b\n", encoding="utf-8")
+    monkeypatch.setenv("LM_DATA_MIRROR", str(tmp_path))
+    units = iter([100.0, 140.0])  # the machine slows during the run
+    monkeypatch.setattr(bench, "measure_unit", lambda text, scale: {"unit_s": next(units), "source": "stub"})
+    monkeypatch.setattr(bench, "run_notebook", lambda path, timeout: {"seconds": 24.0, "peak_mib": 100, "ok": True, "error": None})
+    monkeypatch.setattr(sys, "argv", ["bench_notebooks.py", "--fast", "--only", "01_"])
+    bench.main()
+    out = capsys.readouterr().out
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["unit_s"] == 120.0 and summary["unit"]["drift"] == pytest.approx(0.4)
+    assert summary["notebooks"]["01_autoregression"]["cost_u"] == 0.2 and summary["within_targets"]  # 24 s / 120 s
+    assert "WARNING: the machine's speed changed by +40%" in out
+    units = iter([100.0])
+    monkeypatch.setattr(sys, "argv", ["bench_notebooks.py", "--fast", "--only", "01_", "--unit-once"])
+    bench.main()
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["unit_s"] == 100.0 and "drift" not in summary["unit"] and not summary["within_targets"]  # 0.24 U

@@ -71,8 +71,8 @@ _LEAN_TEXT_MODEL = {**_TEXT_MODEL, "n_layer": 3, "d_ff": 256, "n_kv_head": 1}
 # split, load 1-5): test 1.9625 (seeds 1, 2: 1.9632, 1.9672); side by side with makemore's default transformer
 # (best test 1.9715), three runs, CPU-second ratios 0.421, 0.403, 0.385 (median 0.403); wall 0.509, 0.338, 0.371.
 # Other tries, one thread, 3500 steps, this model: the recipe's lr 4e-3 decaying to 0.1x 1.9746 (186 CPU s);
-# lr 8e-3 decaying to 0 1.9620 (171 CPU s). The notebooks keep the
-# "items" recipe (2026-12-01: a median 275 CPU s, CPU ratio 0.62).
+# lr 8e-3 decaying to 0 1.9620 (171 CPU s). The notebooks keep the "items" recipe (2026-12-01: a median 275 CPU s,
+# CPU ratio 0.62).
 _LEAN_ITEMS_MODEL = {**_ITEMS_MODEL, "n_layer": 3, "d_ff": 128, "n_kv_head": 1}
 _LEAN = {"text": (_LEAN_TEXT_MODEL, {}), "items": (_LEAN_ITEMS_MODEL, dict(lr=6e-3, min_lr_ratio=0.0))}
 # fast mode (the test suite, LM_FAST=1): a smaller model of the same shape and a few steps

@@ -1,9 +1,9 @@
 """Page helpers for the mask-grid (08) and positional (06) widgets: read what the view shows, time an interaction.
 
 Used by tests/browser/test_mask_positional_widgets.py and benchmarks/widget_latency_rows_mask_positional.py.
-Both widgets paint their heatmaps on a <canvas> under an
-inline SVG of labels and curves (utils/widgets/static/). These helpers read both in the page, so a test can check what
-the picture really holds (its title, its curves, its heatmap pixels).
+Both widgets paint their heatmaps on a <canvas> under an inline SVG of labels and curves (utils/widgets/static/).
+These helpers read both in the page, so a test can check what the picture really holds (its title, its curves,
+its heatmap pixels).
 """
 
 from __future__ import annotations
