@@ -5,7 +5,8 @@ each interaction a student has with the widget on it, from the input event (key,
 frame after the figure shows its new picture:
     mask grid    choose a cell by click and by arrow key (browser); a new prefix typed + Enter (kernel:
                  the four models run), timed to the new attention maps, to the first characters of the
-                 samples in the view, and to the samples complete (they are written as they grow);
+                 samples in the view, and to the samples complete with their judged losses (they are written
+                 as they grow);
     positional   the encoding selector, the base slider's arrow key, new curve dimensions + Enter (browser).
 Each row: {"widget", "interaction", "side" ("browser"/"kernel"), "median_ms", "max_ms", "n"}.
 """
@@ -64,30 +65,38 @@ def mask_rows(page, moves: int = 20, prefixes: int = 8) -> list[dict]:
         page.evaluate(_ARM_FIRST_TEXT_JS, MASK)
         elapsed = timed(page, MASK_FIGURE, lambda: box.press("Enter"), timeout_s=120)
         wait_for_samples(page, prefix)
-        written = page.evaluate("() => performance.now() - window.__lmPrefixStart")
+        page.wait_for_function("() => window.__lmSamplesDone !== null", timeout=120_000)
         if i:  # the first is a warm-up
             maps.append(elapsed)
             first.append(page.evaluate("() => window.__lmFirstText - window.__lmPrefixStart"))
-            samples.append(written)
+            samples.append(page.evaluate("() => window.__lmSamplesDone - window.__lmPrefixStart"))
     rows.append(_row(MASK, "new prefix: four attention maps", "kernel", maps))
     rows.append(_row(MASK, "new prefix: first characters of the samples shown", "kernel", first))
     rows.append(_row(MASK, "new prefix: samples complete (streamed as written)", "kernel", samples))
     return rows
 
 
-# From the Enter key to the frame after the samples box first shows text of the new prefix.
+# From the Enter key to the frame after the samples box first shows text of the new prefix, and to the
+# frame after it shows them complete, with their judged losses (data-done), recorded in the page as they
+# happen (no polling interval in the time).
 _ARM_FIRST_TEXT_JS = """(cls) => {
-  window.__lmPrefixStart = null; window.__lmFirstText = null;
+  window.__lmPrefixStart = null; window.__lmFirstText = null; window.__lmSamplesDone = null;
   document.addEventListener('keydown', () => { window.__lmPrefixStart = performance.now(); }, {capture: true, once: true});
   const box = document.querySelector('.' + cls + ' .lm-samples');
   const prefix = document.querySelector('.' + cls + ' .lm-prefix').value;
+  let first = false;
   const observer = new MutationObserver(() => {
-    if (window.__lmFirstText === null && box.dataset.prefix === prefix && Number(box.dataset.written) > 0) {
-      observer.disconnect();
+    if (box.dataset.prefix !== prefix) return;
+    if (!first && Number(box.dataset.written) > 0) {
+      first = true;
       requestAnimationFrame(() => { window.__lmFirstText = performance.now(); });
     }
+    if (box.dataset.done === 'true') {
+      observer.disconnect();
+      requestAnimationFrame(() => { window.__lmSamplesDone = performance.now(); });
+    }
   });
-  observer.observe(box, {attributes: true, attributeFilter: ['data-written', 'data-prefix']});
+  observer.observe(box, {attributes: true, attributeFilter: ['data-written', 'data-prefix', 'data-done']});
 }"""
 
 

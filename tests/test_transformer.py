@@ -7,7 +7,7 @@ from utils.batching import batch_sampler
 from utils.checkpoint import load_checkpoint, save_checkpoint
 from utils.evaluation import evaluate
 from utils.interface import LanguageModel
-from utils.positional import POSITIONAL_KINDS, sinusoidal_encoding
+from utils.positional import POSITIONAL_KINDS, rotary_cos_sin, sinusoidal_encoding
 from utils.sampling import generate
 from utils.training import TrainConfig, train
 from utils.transformer import TransformerConfig, TransformerLM, TransformerState, count_parameters
@@ -129,6 +129,56 @@ def test_kv_cache_generation_equals_the_rerun_path(kind):
     assert state_cached.sliding == (kind == "learned")
     if kind != "learned":
         assert state_cached.caches[0].length == plain.shape[1]
+
+
+@pytest.mark.parametrize("kind", POSITIONAL_KINDS)
+@pytest.mark.parametrize("causal", [True, False])
+@pytest.mark.parametrize("norm", ["pre", "post"])
+def test_next_logits_are_the_last_logits_of_a_full_run(kind, causal, norm):
+    for n_layer, n_kv_head in ((1, None), (2, None), (2, 1)):
+        model = small_model(seed=2, positional=kind, causal=causal, norm_placement=norm, n_layer=n_layer,
+                            n_kv_head=n_kv_head)
+        idx = torch.randint(0, V, (3, 11))
+        assert torch.allclose(model.next_logits(idx), model(idx)[:, -1], atol=1e-5), (n_layer, n_kv_head)
+
+
+def test_next_logits_compute_only_the_last_position_in_the_last_block():
+    """The blocks below the last compute every position; the last block's feed-forward sees one."""
+    model = small_model(n_layer=2, causal=False, positional="rotary")
+    seen = []
+    hooks = [block.ffn.register_forward_hook(lambda module, args, out: seen.append(args[0].shape[1]))
+             for block in model.blocks]
+    model.next_logits(torch.randint(0, V, (2, 9)))
+    assert seen == [9, 1]
+    seen.clear()
+    model(torch.randint(0, V, (2, 9)))
+    assert seen == [9, 9]
+    for hook in hooks:
+        hook.remove()
+
+
+def test_attention_with_fewer_queries_gives_the_last_rows_of_the_full_output():
+    model = small_model(positional="relative", causal=True)
+    attention, x = model.blocks[0].attention, torch.randn(2, 8, 16)
+    bias = model.relative_bias(8, 8, 0)  # (H, 8, 8)
+    full, full_weights = attention(x, True, bias=bias, need_weights=True)
+    last, last_weights = attention(x, True, bias=bias, need_weights=True, queries=3)
+    assert last.shape == (2, 3, 16) and torch.allclose(last, full[:, -3:], atol=1e-6)
+    assert torch.allclose(last_weights, full_weights[:, :, -3:], atol=1e-6)
+    for bad in (0, 9):
+        with pytest.raises(ValueError, match="queries must be between 1 and the 8 positions"):
+            attention(x, queries=bad)
+
+
+def test_the_rotary_table_gives_rotary_cos_sin_for_any_length_offset_and_base():
+    model = small_model(positional="rotary")
+    cpu = torch.device("cpu")
+    for T, offset in ((5, 0), (1, 40), (7, 100), (3, 2), (12, 0)):  # 40 and 100: the table grows past the context
+        cos, sin = model._rotary_angles(T, offset, cpu)
+        expected = rotary_cos_sin(T, 8, model.config.rotary_base, offset)
+        assert torch.equal(cos, expected[0]) and torch.equal(sin, expected[1]), (T, offset)
+    model.config.rotary_base = 500.0  # a new base: a new table
+    assert torch.equal(model._rotary_angles(4, 3, cpu)[0], rotary_cos_sin(4, 8, 500.0, 3)[0])
 
 
 def test_a_bidirectional_model_generates_by_rerunning_the_history():

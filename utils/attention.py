@@ -175,26 +175,37 @@ class MultiHeadAttention(nn.Module):
         rotary: tuple[torch.Tensor, torch.Tensor] | None = None,
         need_weights: bool = False,
         cache: KVCache | None = None,
+        queries: int | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         """Attend from x (B, T, D) to x (and to the cached past); returns y (B, T, D) and weights (B, H, T, T_all) or None.
 
         bias: (H, T, T_all) added to the scores (relative positions). rotary: (cos, sin) of the
         new tokens' positions. cache: past keys and values, extended in place with x's.
+        queries: only the last `queries` positions of x ask (y is then (B, queries, D)); the keys
+        and values still come from all of x, so their rows of y are what the full run gives.
         """
         if x.dim() != 3 or x.shape[-1] != self.d_model:
             raise ValueError(f"expected input (B, T, {self.d_model}), got {tuple(x.shape)}")
+        T = x.shape[1]
+        T_q = T if queries is None else queries
+        if not 1 <= T_q <= T:
+            raise ValueError(f"queries must be between 1 and the {T} positions of x, got {queries}")
         # 1) project and split into heads
-        q, k, v = (self.split_heads(proj(x)) for proj in (self.q_proj, self.k_proj, self.v_proj))  # (B, H, T, Dh)
+        q = self.split_heads(self.q_proj(x[:, T - T_q :]))  # (B, H, T_q, Dh)
+        k, v = self.split_heads(self.k_proj(x)), self.split_heads(self.v_proj(x))  # (B, H_kv, T, Dh)
         if rotary is not None:
-            q, k = apply_rotary(q, *rotary), apply_rotary(k, *rotary)
-        past = 0
+            cos, sin = rotary  # (T, Dh/2) or (B, T, Dh/2): the angles of x's positions
+            q, k = apply_rotary(q, cos[..., T - T_q :, :], sin[..., T - T_q :, :]), apply_rotary(k, cos, sin)
+        if bias is not None:
+            bias = bias[..., T - T_q :, :]  # (H, T_q, T_all): the asking positions' rows
+        past = T - T_q  # keys before the first asking position: x's own, then the cache's
         if cache is not None:
-            past = cache.length
-            k, v = cache.append(k, v)  # (B, H_kv, past+T, Dh)
+            past += cache.length
+            k, v = cache.append(k, v)  # (B, H_kv, T_all, Dh)
         if self.n_kv_heads != self.n_heads:  # each key/value head serves n_heads / n_kv_heads query heads
             group = self.n_heads // self.n_kv_heads
-            k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)  # (B, H, past+T, Dh)
-        T = x.shape[1]
+            k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)  # (B, H, T_all, Dh)
+        T = T_q
         # 2) attend: explicit (weights visible) or fused
         masked = causal and (T > 1 or bias is not None)
         dropout = self.dropout if self.training else 0.0

@@ -111,15 +111,24 @@ class Block(nn.Module):
         self.ffn = FeedForward(config)
         self.dropout = nn.Dropout(config.dropout)
 
-    def forward(self, x: torch.Tensor, need_weights: bool = False, cache: KVCache | None = None, **positions):
-        """x (B, T, D) -> (x (B, T, D), attention weights (B, H, T, T_all) or None); positions: bias or rotary."""
+    def forward(
+        self, x: torch.Tensor, need_weights: bool = False, cache: KVCache | None = None, queries: int | None = None,
+        **positions,
+    ):
+        """x (B, T, D) -> (x (B, T, D), attention weights (B, H, T, T_all) or None); positions: bias or rotary.
+
+        queries: compute only the last `queries` positions (x out: (B, queries, D)), reading all of x.
+        """
+        kept = x if queries is None else x[:, x.shape[1] - queries :]  # (B, T_q, D): the positions computed
         if self.pre_norm:
-            attended, weights = self.attention(self.norm1(x), self.causal, need_weights=need_weights, cache=cache, **positions)
-            x = x + self.dropout(attended)  # (B, T, D)
+            attended, weights = self.attention(
+                self.norm1(x), self.causal, need_weights=need_weights, cache=cache, queries=queries, **positions)
+            x = kept + self.dropout(attended)  # (B, T_q, D)
             x = x + self.dropout(self.ffn(self.norm2(x)))
         else:
-            attended, weights = self.attention(x, self.causal, need_weights=need_weights, cache=cache, **positions)
-            x = self.norm1(x + self.dropout(attended))  # (B, T, D)
+            attended, weights = self.attention(x, self.causal, need_weights=need_weights, cache=cache, queries=queries,
+                                               **positions)
+            x = self.norm1(kept + self.dropout(attended))  # (B, T_q, D)
             x = self.norm2(x + self.dropout(self.ffn(x)))
         return x, weights
 
@@ -200,27 +209,57 @@ class TransformerLM(LanguageModel):
         if self.relative_bias is not None:
             return {"bias": self.relative_bias(T, offset + T, offset)}  # (H, T, offset+T)
         if self.config.positional == "rotary":
-            d_head = self.config.d_model // self.config.n_head
-            return {"rotary": rotary_cos_sin(T, d_head, self.config.rotary_base, offset, device)}
+            return {"rotary": self._rotary_angles(T, offset, device)}
         return {}
 
+    def _rotary_angles(self, T: int, offset: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+        """rotary_cos_sin(T, d_head, base, offset), each (T, d_head/2), sliced from a table kept between calls.
+
+        Generation asks for one new position per step; the table (the same numbers: each angle is
+        position * frequency either way) is recomputed only for a longer length, a new base or device.
+        """
+        d_head, base, end = self.config.d_model // self.config.n_head, self.config.rotary_base, offset + T
+        key = (d_head, base, str(device))
+        table = getattr(self, "_rotary_table", None)  # (key, cos, sin) with cos, sin (length, d_head/2)
+        if table is None or table[0] != key or table[1].shape[0] < end:
+            grown = 2 * table[1].shape[0] if table is not None and table[0] == key else 0
+            length = max(end, self.config.context_length, grown)
+            self._rotary_table = (key, *rotary_cos_sin(length, d_head, base, 0, device))
+        _, cos, sin = self._rotary_table
+        return cos[offset:end], sin[offset:end]  # (T, d_head/2) each
+
     def _run(
-        self, idx: torch.Tensor, need_weights: bool = False, caches: list[KVCache] | None = None, offset: int = 0
+        self, idx: torch.Tensor, need_weights: bool = False, caches: list[KVCache] | None = None, offset: int = 0,
+        last_only: bool = False,
     ) -> tuple[torch.Tensor, list[torch.Tensor]]:
-        """Logits (B, T, V) of idx at positions offset .. offset+T-1, and each layer's weights if asked."""
+        """Logits (B, T, V) of idx at positions offset .. offset+T-1, and each layer's weights if asked.
+
+        last_only: the last block computes the last position alone (logits (B, 1, V)); the blocks below it
+        still compute every position, which the last one reads.
+        """
         x = self._embed(idx, offset)  # (B, T, D)
         positions = self._position_kwargs(idx.shape[1], offset, idx.device)
         all_weights = []
         for layer, block in enumerate(self.blocks):
-            x, weights = block(x, need_weights, None if caches is None else caches[layer], **positions)
+            queries = 1 if last_only and layer == len(self.blocks) - 1 else None
+            x, weights = block(x, need_weights, None if caches is None else caches[layer], queries, **positions)
             if need_weights:
                 all_weights.append(weights)
-        return self.lm_head(self.final_norm(x)), all_weights  # (B, T, V)
+        return self.lm_head(self.final_norm(x)), all_weights  # (B, T, V), or (B, 1, V) if last_only
 
     def forward(self, idx: torch.Tensor) -> torch.Tensor:  # (B, T) -> (B, T, V)
         """Next-token logits at every position (fused attention)."""
         self.validate_input(idx)
         return self._run(idx)[0]
+
+    def next_logits(self, idx: torch.Tensor) -> torch.Tensor:  # (B, T) -> (B, V)
+        """Logits of the token after idx, forward(idx)[:, -1], computing only what that position needs.
+
+        Without the mask every position reads the last token, so no cache can hold the history: each
+        new token re-runs it. The last block's other positions feed no later layer, so they are skipped.
+        """
+        self.validate_input(idx)
+        return self._run(idx, last_only=True)[0][:, -1, :]
 
     def forward_with_attention(self, idx: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
         """Logits (B, T, V) and the attention weights of every layer, each (B, H, T, T) (explicit path)."""

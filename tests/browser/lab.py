@@ -365,6 +365,35 @@ _SOURCE_JS = "(f => f.tagName === 'IMG' ? f.src : 'frame:' + f.getAttribute('dat
 _DRAWN_JS = "(f => f.tagName !== 'IMG' || (f.complete && f.naturalWidth > 0))"
 
 
+# Every visible piece of text in a widget, with the size it is drawn at on the screen: HTML text at its computed
+# font size, SVG text at its font size times the SVG's scale on the screen (an SVG with a viewBox shrinks to fit).
+_TEXT_SIZES_JS = """(cls) => {
+  const out = [];
+  for (const root of document.querySelectorAll('.' + cls)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement, text = node.textContent.trim();
+      if (!text || !el) continue;
+      const rect = el.getBoundingClientRect(), style = getComputedStyle(el);
+      if (!rect.width || !rect.height || style.visibility === 'hidden' || style.display === 'none') continue;
+      const svgText = el.closest('text');
+      let px = parseFloat(style.fontSize);
+      if (svgText && svgText.ownerSVGElement) {
+        const ctm = svgText.getScreenCTM();
+        px = parseFloat(getComputedStyle(svgText).fontSize) * Math.hypot(ctm.a, ctm.b);
+      }
+      out.push({text: text.slice(0, 40), px: Math.round(px * 10) / 10, element: el.getAttribute('class') || el.tagName});
+    }
+  }
+  return out;
+}"""
+
+
+def text_sizes(page, widget_class: str) -> list[dict]:
+    """Each visible text of the `widget_class` widgets: {text, px (as drawn on the screen), element (its class)}."""
+    return page.evaluate(_TEXT_SIZES_JS, widget_class)
+
+
 def widget_state(page, widget_class: str) -> dict:
     """The first `widget_class` widget: does it exist, its main control, its figure sources and its text."""
     return page.evaluate(

@@ -164,7 +164,7 @@ def test_positional_encoding_selector_and_base_slider_change_the_curves(pages, s
             c = f.querySelector('canvas').getBoundingClientRect();
       return [(c.left - s.left) / s.width, (c.top - s.top) / s.height, c.width / s.width, c.height / s.height];
     }}""")
-    assert np.allclose(box, [64 / 980, 46 / 440, 220 / 980, 300 / 440], atol=0.01), f"the pixels sit in the heatmap's frame: {box}"
+    assert np.allclose(box, [72 / 740, 48 / 810, 240 / 740, 270 / 810], atol=0.01), f"the pixels sit in the heatmap's frame: {box}"
     screenshot_widget(page, POSITIONAL, screenshot_dir / "06_positional_rotary.png")
     # the base slider, by keyboard: the rotary curve changes, and still coincides across positions
     page.locator(f"{'.' + POSITIONAL} .lm-base").first.focus()

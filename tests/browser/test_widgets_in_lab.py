@@ -21,6 +21,7 @@ from tests.browser.lab import (
     move_main_control,
     output_problems,
     screenshot_widget,
+    text_sizes,
     wait_for_kernel_value,
     wait_for_new_figure,
     widget_state,
@@ -70,13 +71,18 @@ def test_widget_notebook_renders_in_lab(name, lab_pages, screenshot_dir):
         screenshot_widget(page, widget_class, screenshot_dir / f"{Path(name).stem}.png")
 
 
-@pytest.mark.parametrize("widget_class", REQUIRED_WIDGETS)
-def test_required_widget_reacts_to_its_control(widget_class, lab_pages):
+def _page_with(widget_class: str, lab_pages) -> tuple[str, object]:
+    """The notebook that shows `widget_class` and its page in the shared JupyterLab (skips if it is not in this run)."""
     pages, _ = lab_pages
     name = next(n for n, classes in WIDGET_NOTEBOOKS.items() if widget_class in classes)
     if name not in pages:
-        pytest.skip(f"notebooks/{name} is not in the repository yet")
-    page = pages[name]
+        pytest.skip(f"notebooks/{name} is not in the repository yet (or not in $LM_BROWSER_NOTEBOOKS)")
+    return name, pages[name]
+
+
+@pytest.mark.parametrize("widget_class", REQUIRED_WIDGETS)
+def test_required_widget_reacts_to_its_control(widget_class, lab_pages):
+    name, page = _page_with(widget_class, lab_pages)
     before = widget_state(page, widget_class)
     assert before["found"] and before["has_control"], f"{name}: {widget_class} or its .lm-main-control is missing"
     page.locator(f".{widget_class}").first.scroll_into_view_if_needed()
@@ -87,6 +93,21 @@ def test_required_widget_reacts_to_its_control(widget_class, lab_pages):
     )
     assert after["sources"] != before["sources"], f"{name}: the figure did not change after {how}"
     assert output_problems(page) == [], f"{name}: moving the control broke an output"
+
+
+# The smallest type of the course's figures: tick labels of 13 pt at 90 dpi (utils.plotting.LECTURE_STYLE) are
+# 16.25 px on the screen. The required widgets draw no text smaller, at the notebook's width in JupyterLab.
+MIN_TEXT_PX = 16.0
+
+
+@pytest.mark.parametrize("widget_class", REQUIRED_WIDGETS)
+def test_required_widget_text_is_readable_from_the_back_row(widget_class, lab_pages):
+    name, page = _page_with(widget_class, lab_pages)
+    page.locator(f".{widget_class}").first.scroll_into_view_if_needed()
+    sizes = text_sizes(page, widget_class)
+    assert len(sizes) >= 10, f"{name}: only {len(sizes)} texts found in {widget_class}: {sizes}"
+    small = sorted((s for s in sizes if s["px"] < MIN_TEXT_PX), key=lambda s: s["px"])
+    assert not small, f"{name}: {len(small)} texts of {widget_class} drawn under {MIN_TEXT_PX} px, e.g. {small[:6]}"
 
 
 def test_ngram_sample_follows_a_move_once_the_controls_rest(lab_pages):
@@ -134,8 +155,7 @@ def _viridis(w: float) -> tuple[int, int, int]:
 
 
 def _tokens(page) -> list[dict]:
-    return page.eval_on_selector_all(
-        ".lm-attention-widget .lm-attn-token",
+    return page.locator(".lm-attention-widget").first.locator(".lm-attn-token").evaluate_all(  # the "can" view, not 05's word view
         "nodes => nodes.map(n => ({weight: parseFloat(n.dataset.weight), background: getComputedStyle(n).backgroundColor,"
         " future: n.classList.contains('lm-future'), query: n.classList.contains('lm-query')}))")
 
@@ -218,7 +238,7 @@ def test_attention_new_text_runs_the_model_in_the_kernel(lab_pages):
     box = root.locator("input.lm-attn-text")
     box.fill(text)
     box.press("Enter")
-    page.wait_for_function("n => document.querySelectorAll('.lm-attention-widget .lm-attn-token').length === n",
+    page.wait_for_function("n => document.querySelector('.lm-attention-widget').querySelectorAll('.lm-attn-token').length === n",
                            arg=len(text), timeout=30_000)
     assert kernel_json(page, "can_widget.model_runs") == runs + 2, "one run of each model (trained, untrained)"
     assert root.locator(".lm-attn-token").all_inner_texts() == [("␣" if c == " " else c) for c in text]

@@ -8,6 +8,7 @@ NOTEBOOK = "05_attention.ipynb"
 VARIANCE, VARIANCE_SHOW, SCALE_SHOW = "868e99b1", "4650175e", "scale_training"
 TRAIN, HEADS_SHOW, GRAM, TIED_SHOW = "376a9aa4", "06e796ed", "8b07a118", "tied_qk_training"
 CAN_WIDGET, CAN_WIDGET_CHECK, CAN_SHOW = "10e895a0", "90ec215c", "can_states"
+WORD_WIDGET, WORD_WIDGET_SHOW = "word_widget", "word_widget_reads"
 
 SELF_ONLY_ATTENTION = Patch(before=CAN_SHOW, code="""
 import torch
@@ -20,6 +21,7 @@ def _self_only(T, device=None, offset=0):
 
 _alm.causal_mask = _self_only
 """)
+WORD_WIDGET_SKIP = [VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]
 
 MUTANTS = [
     # ---- why divide by sqrt(d_k) (section 5)
@@ -72,4 +74,18 @@ with torch.no_grad():
            edits=[Edit(cell=CAN_SHOW, old="batch_sampler(torch.tensor(word_tokenizer.encode(can_text)),",
                        new="batch_sampler(torch.tensor(word_tokenizer.encode(can_text))[torch.randperm(len(word_tokenizer.encode(can_text)))],")],
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
+    # ---- what the noun "can"s read, measured through the word model's head view (section 10)
+    Mutant(name="word_widget_model_untrained", removes="training: the word model shown in the head view gets the untrained model's weights",
+           target=WORD_WIDGET_SHOW, message=r"one head should put most of both noun 'can's' weight",
+           patches=[Patch(before=WORD_WIDGET, code="word_model.load_state_dict(word_untrained.state_dict())")],
+           skip=WORD_WIDGET_SKIP),
+    Mutant(name="word_widget_reads_only_itself", removes="the context: in the head view each word attends to itself only",
+           target=WORD_WIDGET_SHOW, message=r"one head should put most of both noun 'can's' weight",
+           patches=[Patch(before=WORD_WIDGET, code=SELF_ONLY_ATTENTION.code)],
+           skip=WORD_WIDGET_SKIP),
+    Mutant(name="word_widget_variants_swapped", removes="the measurement: the head view's 'trained' weights are the untrained model's",
+           target=WORD_WIDGET_SHOW, message=r"one head should put most of both noun 'can's' weight",
+           edits=[Edit(cell=WORD_WIDGET, old="attention_widget(word_model, word_tokenizer, CAN_WORDS, untrained=word_untrained)",
+                       new="attention_widget(word_untrained, word_tokenizer, CAN_WORDS, untrained=word_model)")],
+           skip=WORD_WIDGET_SKIP),
 ]

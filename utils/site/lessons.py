@@ -5,9 +5,14 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 DEFAULT_LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
 _NOTEBOOK_LINK = re.compile(r'href="(?:\.\./)*notebooks/(?:zh/)?(\d\d_[a-z0-9_]+)\.ipynb(#[^"]*)?"')
+# The exported pages' heading ids are the heading text with '-' for spaces, percent-encoded except for these
+# characters (nbconvert.filters.strings._convert_header_id): a `{` is `%7B` in the id itself, so a fragment that
+# links a built page is written the same way (a link written for JupyterLab, `$b_{ij}$` or `%28`, finds no heading).
+_HEADING_ID_SAFE = "?/:@!$&'()*+,;="
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -44,8 +49,11 @@ def render_lesson(markdown_path: Path, built_pages: set[str]) -> str:
 
     def relink(match: re.Match) -> str:
         stem, anchor = match.group(1), match.group(2) or ""
-        target = f"{stem}.html" if f"{stem}.html" in built_pages else f"notebooks/{stem}.ipynb"
-        return f'href="{target}{anchor}"'
+        if f"{stem}.html" not in built_pages:
+            return f'href="notebooks/{stem}.ipynb{anchor}"'
+        if anchor:
+            anchor = "#" + quote(unquote(anchor[1:]), safe=_HEADING_ID_SAFE)
+        return f'href="{stem}.html{anchor}"'
 
     body = _NOTEBOOK_LINK.sub(relink, body)
     title_match = re.search(r"^# (.+)$", text, flags=re.MULTILINE)

@@ -53,8 +53,8 @@ class MaskGridWidget(anywidget.AnyWidget):
 
     Each cell writes n_samples continuations of `length` characters (3 of 40 by default, all shown: a cell run
     without the mask re-runs its whole history for every character, so the text is kept short: at the notebook's
-    full sizes all four cells are written in about 450 ms of CPU, bench_widget_kernel.py; section 5 of the
-    notebook judges 8 of 60 with the same functions).
+    full sizes all four cells are written in about 190-240 ms of CPU on a quiet machine, bench_widget_kernel.py;
+    section 5 of the notebook judges 8 of 60 with the same functions).
     """
 
     _esm = _esm()

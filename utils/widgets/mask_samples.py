@@ -5,7 +5,9 @@ prefix (`cell_runs`); a cell run with the mask keeps a KV cache whatever it was 
 mask makes the cache exact), a cell run without it re-runs its history at every step (earlier tokens
 see later ones). `grid_cell_maps` gives the four attention maps; `stream_samples` writes the four
 cells' samples step by step, all cells together, and yields the text written so far every
-`interval_s` seconds, so the widget shows the maps at once and the samples as they grow.
+`interval_s` seconds, so the widget shows the maps at once and the samples as they grow. A cell run
+without the mask re-runs its history for each character, but only the last position's logits are
+needed, so its last block computes that position alone (TransformerLM.next_logits).
 
 The draws are those of `utils.copy_failure.sample_continuations` (the same seed, the same
 `utils.sampling.sample_next` on the same logits, one step fewer: generate() also runs the model after
@@ -71,7 +73,7 @@ def stream_samples(
     states, logits = {}, {}
     for key, run in runs.items():
         run.validate_input(idx)
-        logits[key], states[key] = run.step(idx, run.start_state(n_samples))  # (N, V)
+        logits[key], states[key] = _step(run, idx, run.start_state(n_samples))  # (N, V)
     written: dict[Key, list[torch.Tensor]] = {key: [] for key in runs}
     last = time.perf_counter()
     for t in range(length):
@@ -83,4 +85,15 @@ def stream_samples(
             yield t + 1, {key: torch.stack(ids, dim=1).tolist() for key, ids in written.items()}  # each (N, t+1)
         if t + 1 < length:  # no model run after the last token
             for key, run in runs.items():
-                logits[key], states[key] = run.step(written[key][-1][:, None], states[key])
+                logits[key], states[key] = _step(run, written[key][-1][:, None], states[key])
+
+
+def _step(run: TransformerLM, new_idx: torch.Tensor, state):
+    """run.step(new_idx, state): with the mask, the KV cache; without it, a re-run of the history (B, T_hist)
+    in which the last block computes only the last position (TransformerLM.next_logits: the same logits)."""
+    if state is None or isinstance(state, torch.Tensor):  # the history, as LanguageModel.step keeps it
+        history = new_idx if state is None else torch.cat([state, new_idx], dim=1)  # (B, T_hist)
+        if run.context_length is not None:
+            history = history[:, -run.context_length :]
+        return run.next_logits(history), history  # (B, V)
+    return run.step(new_idx, state)

@@ -16,23 +16,23 @@ function cellTitle(cell) {
 // when a prefix arrives; choosing a cell then only moves the chosen one's nodes into the view (showAttention).
 function buildAttention(cell, lut, size) {
   const T = cell.tokens.length;
-  const fs = 14, left = 56, top = 40, right = 70, bottom = 58;
+  const fs = 16, left = 56, top = 40, right = 70, bottom = 62;
   const side = size - Math.max(left + right, top + bottom);
   const cellPx = side / Math.max(T, 1);
   const width = size + 40;
   let body = `<rect x="${left}" y="${top}" width="${side}" height="${side}" fill="none" stroke="#444"/>`;
-  const every = Math.max(1, Math.ceil(T / 24));
+  const every = Math.max(1, Math.ceil(1.15 * fs / cellPx));  // labels no closer than 1.15 font sizes
   const label = s => (s === " " ? "␣" : s === "\n" ? "⏎" : s);
   for (let i = 0; i < T; i += every) {
     const c = (left + (i + 0.5) * cellPx).toFixed(1), r = (top + (i + 0.5) * cellPx).toFixed(1);
     body += `<text x="${left - 6}" y="${(Number(r) + fs * 0.35).toFixed(1)}" font-size="${fs}" text-anchor="end">${lmEscape(label(cell.tokens[i]))}</text>`;
     body += `<text x="${c}" y="${top + side + fs + 4}" font-size="${fs}" text-anchor="middle">${lmEscape(label(cell.tokens[i]))}</text>`;
   }
-  body += `<text x="${left + side / 2}" y="${top + side + 2 * fs + 14}" font-size="15" text-anchor="middle">key (read) position j</text>`;
-  body += `<text transform="translate(16,${top + side / 2}) rotate(-90)" font-size="15" text-anchor="middle">query position i</text>`;
-  body += `<text x="${left + side / 2}" y="24" font-size="16" font-weight="bold" text-anchor="middle">` +
+  body += `<text x="${left + side / 2}" y="${top + side + 2 * fs + 14}" font-size="${fs}" text-anchor="middle">key (read) position j</text>`;
+  body += `<text transform="translate(16,${top + side / 2}) rotate(-90)" font-size="${fs}" text-anchor="middle">query position i</text>`;
+  body += `<text x="${left + side / 2}" y="24" font-size="${fs + 1}" font-weight="bold" text-anchor="middle">` +
     `${Math.round(100 * cell.next_share)}% of rows look one step ahead</text>`;
-  body += lmColorbar(left + side + 10, top, 14, side, lut, 0, 1, 13);
+  body += lmColorbar(left + side + 10, top, 14, side, lut, 0, 1, fs);
   const holder = document.createElement("div");
   holder.innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${size}" viewBox="0 0 ${width} ${size}" ` +
     `font-family="DejaVu Sans, Arial, sans-serif" aria-hidden="true"><rect width="${width}" height="${size}" fill="white"/>${body}</svg>` +

@@ -11,6 +11,17 @@ function parseDims(text, width) {
   return {dims};
 }
 
+// Words of `text` in lines of at most `width` characters (a longer word gets a line of its own).
+function wrapWords(text, width) {
+  const lines = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length ? lines[lines.length - 1] : null;
+    if (last !== null && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
 function viewOf(data, kind, baseIndex) {
   const view = data.views[kind];
   return view.by_base ? {...view, ...view.by_base[baseIndex]} : view;
@@ -24,7 +35,8 @@ function extent(rows) {
   return [lo - pad, hi + pad];
 }
 
-const FIGURE = {width: 980, height: 440, heat: {x: 64, y: 46, w: 220, h: 300}};
+// Two rows, so that at the notebook's width (about 740 px in JupyterLab) the type is drawn at 16 px or more.
+const FIGURE = {width: 740, height: 810, heat: {x: 72, y: 48, w: 240, h: 270}};
 
 // The figure for one encoding and base, drawn at once (no picture to decode): the heatmap on a canvas, one pixel per
 // value and scaled up crisp, under an inline SVG of the axes, the score panel and the caption, with the curves of the
@@ -35,30 +47,32 @@ function buildFigure(data, kind, baseIndex) {
   const lutName = view.heat_cmap || "diverging";
   const lut = data.colormaps[lutName];
   const {width: W, height: H, heat: hb} = FIGURE;
-  const fs = 15;
+  const fs = 17;
   let body = "";
   // 1) heatmap of the encoding (rows: positions or heads): the frame, ticks and colour bar here, the pixels on the canvas
   const heat = view.heat;  // (rows, columns)
   const scale = Math.max(1e-9, ...heat.map(r => Math.max(...r.map(v => Math.abs(v)))));
   const heatAxes = lmAxes(hb, [-0.5, heat[0].length - 0.5], [heat.length - 0.5, -0.5],
     {fontSize: fs, xlabel: view.heat_xlabel, ylabel: view.heat_ylabel, title: view.heat_title, xticks: 4, yticks: 4, grid: false});
-  body += heatAxes.body + lmColorbar(hb.x + hb.w + 8, hb.y, 12, hb.h, lut, -scale, scale, 13);
+  body += heatAxes.body + lmColorbar(hb.x + hb.w + 8, hb.y, 12, hb.h, lut, -scale, scale, fs - 1);
   // 2) the frame of the curves of the chosen columns (the curves themselves: setCurves)
-  const cb = {x: 400, y: 46, w: 230, h: 300};
+  const cb = {x: 450, y: 48, w: 270, h: 270};
   const n = heat.length;
   const curveAxes = lmAxes(cb, [0, n - 1], [-1.1, 1.1], {fontSize: fs, xlabel: view.heat_ylabel, ylabel: "value / max |value|",
     title: "curves of chosen columns", xticks: 4});
   body += curveAxes.body + `<g class="lm-curves"></g>`;
   // 3) what attention sees: score against the offset i - j
-  const sb = {x: 735, y: 46, w: 230, h: 300};
+  const sb = {x: 100, y: 450, w: 600, h: 250};
   const offsets = Array.from({length: view.scores[0].length}, (_, o) => o);
   const scoreAxes = lmAxes(sb, [0, offsets.length - 1], extent(view.scores), {fontSize: fs, xlabel: "offset i − j",
     ylabel: view.scores_ylabel, title: view.scores_title, xticks: 4});
   body += scoreAxes.body + view.scores.map((row, i) =>
     lmPolyline(offsets, row, scoreAxes.px, scoreAxes.py, i, `data-role="score" data-curve="${i}"`)).join("");
-  body += lmLegend(sb.x + 8, sb.y + 14, view.curve_labels, 13);
+  body += lmLegend(sb.x + 8, sb.y + 18, view.curve_labels, fs - 1);
   const baseText = view.by_base ? `, base ${data.bases[baseIndex]}` : "";
-  body += `<text x="${W / 2}" y="${H - 12}" font-size="${fs + 1}" text-anchor="middle">${lmEscape(view.caption + baseText)}</text>`;
+  const lines = wrapWords(view.caption + baseText, Math.floor(W / (0.56 * (fs + 1))));  // two lines fit below the scores
+  body += lines.map((line, i, kept) => `<text x="${W / 2}" y="${H - 12 - (kept.length - 1 - i) * (fs + 6)}" ` +
+    `font-size="${fs + 1}" text-anchor="middle">${lmEscape(line)}</text>`).join("");
   const pct = (v, of) => `${(100 * v / of).toFixed(3)}%`;
   const holder = document.createElement("div");
   holder.innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" font-family="DejaVu Sans, Arial, sans-serif" ` +
@@ -75,7 +89,7 @@ function setCurves(built, dims) {
   if (built.dims === key) return;
   const xs = Array.from({length: built.heat.length}, (_, i) => i);
   built.curves.innerHTML = dims.map((d, i) => lmPolyline(xs, built.heat.map(r => r[d] / built.scale), built.px, built.py, i,
-    `data-dim="${d}"`)).join("") + lmLegend(built.cb.x + 8, built.cb.y + 14, dims.map(d => `${built.column} ${d}`), 13);
+    `data-dim="${d}"`)).join("") + lmLegend(built.cb.x + 8, built.cb.y + 14, dims.map(d => `${built.column} ${d}`), 16);
   built.dims = key;
   built.label = `${built.kind} positions${built.baseText}: heatmap, curves of dimensions ${dims.join(", ")}, ` +
     "and the score against the offset";

@@ -149,7 +149,7 @@ function render({ model, el }) {
   title.textContent = context ? `next token after ${JSON.stringify(context.slice(-30))}` : "next-token distribution";
 
   // The figure: an SVG bar chart whose bars are created once and re-sized on every change.
-  const W = 900, H = 330, left = 70, right = 12, top = 12, bottom = 56;
+  const W = 900, H = 330, left = 86, right = 12, top = 12, bottom = 56;
   const plotW = W - left - right, plotH = H - top - bottom, step = plotW / nBars;
   const svg = element("svg", { class: "lm-figure lm-temperature-figure", viewBox: `0 0 ${W} ${H}`, style: `width: 100%; max-width: ${W}px; height: auto;`,
                                role: "img", "data-lm-frame": "0" }, root, SVG);
@@ -184,8 +184,8 @@ function render({ model, el }) {
       const label = element("text", { x: String(left - 8), y: String(y + 5), "text-anchor": "end", class: "lm-tick" }, axisGroup, SVG);
       label.textContent = view === "log" ? (t >= 0.01 ? String(t) : t.toExponential(0)) : String(t);
     }
-    const name = element("text", { x: "16", y: String(top + plotH / 2), class: "lm-axis-name",
-                                   transform: `rotate(-90 16 ${top + plotH / 2})`, "text-anchor": "middle" }, axisGroup, SVG);
+    const name = element("text", { x: "20", y: String(top + plotH / 2), class: "lm-axis-name",
+                                   transform: `rotate(-90 20 ${top + plotH / 2})`, "text-anchor": "middle" }, axisGroup, SVG);
     name.textContent = view === "cumulative" ? "cumulative probability" : view === "log" ? "probability (log)" : "probability";
     axisGroup.setAttribute("data-view", view);
   }
