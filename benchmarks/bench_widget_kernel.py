@@ -1,5 +1,5 @@
 """Kernel-side time of the widgets' kernel work, per change: the attention widget's new text, the
-positional-encoding widget's controls, the mask grid's new prefix.
+positional-encoding widget's controls, the mask grid's new prefix (at notebook 08's full and fast sizes).
 
 Each change sets a trait the way the browser does (which runs the widget's callback) and is timed
 with the wall clock and the process CPU clock (the CPU figure is less disturbed by other jobs on a
@@ -8,9 +8,11 @@ in the browser and cost the kernel nothing) runs a 2-layer, 4-head TransformerLM
 copy on each new text: tokenise, two forward passes, quantise the weights for the browser.
 Target: median under 100 ms per change (the browser-side moves are timed by bench_widget_latency.py);
 the positional widget's size sliders redraw the whole figure and are reported apart. The mask grid
-(notebook 08's sizes in full mode: 2 layers, d_model 64, 4 heads, rotary, its default 3 samples of 40
-characters) times each new prefix to the four maps sent, to the first characters sent and to the
-samples complete (they stream: the view shows them as they grow).
+(notebook 08's sizes: full mode 2 layers, d_model 64; fast mode, which the browser benchmark runs,
+1 layer, d_model 48; both 4 heads, rotary, the widget's default 3 samples of 40 characters) times
+each new prefix to the four maps sent, to the first characters sent and to the samples complete
+(they stream: the view shows them as they grow). With one layer a row's two cells share their
+draws (utils.widgets.mask_samples.one_layer_twins), so fast mode runs two cells' models, not four.
 
     python benchmarks/bench_widget_kernel.py               # 40 changes per widget
     python benchmarks/bench_widget_kernel.py --changes 4   # a quick smoke run
@@ -34,6 +36,7 @@ from utils.transformer import TransformerConfig, TransformerLM
 from utils.widgets.attention_map import attention_widget
 
 TARGET_MS = 100.0
+MASK_SIZES = {"full": (2, 64), "fast": (1, 48)}  # notebook 08's (N_LAYER, D_MODEL) in full and fast mode
 SENTENCE = "Can you can a can like a canner can a can."
 
 
@@ -133,14 +136,15 @@ def main(argv: list[str] | None = None) -> dict:
         positional_figures = size_figures = {"skipped": f"positional widget API changed: {error}", "median_ms": 0.0,
                                              "median_cpu_ms": 0.0, "max_ms": 0.0, "changes": 0}
 
-    mask_figures = mask_prefix_changes(max(3, args.changes // 4))
+    mask_figures = {size: mask_prefix_changes(max(3, args.changes // 4), n_layer, d_model)
+                    for size, (n_layer, d_model) in MASK_SIZES.items()}
 
     summary = {
         "benchmark": "widget_kernel",
         "target_median_ms": TARGET_MS,
         "widgets": {"lm-attention-widget": attention_figures, "lm-positional-widget": positional_figures},
         "positional_size_changes": size_figures,  # secondary controls: full redraws, reported, not in the target
-        "mask_new_prefix": mask_figures,  # to the maps, to the first text, to the samples complete
+        "mask_new_prefix": mask_figures,  # per size: to the maps, to the first text, to the samples complete
         "load_average_1min": round(os.getloadavg()[0], 2),
         "cpu_count": os.cpu_count(),
         "torch_threads": torch.get_num_threads(),
@@ -150,15 +154,16 @@ def main(argv: list[str] | None = None) -> dict:
     for name, figures in [*summary["widgets"].items(), ("positional sizes", size_figures)]:
         print(f"{name:22s} median {figures['median_ms']:7.1f} ms (cpu {figures['median_cpu_ms']:6.1f}) | "
               f"max {figures['max_ms']:7.1f} ms | {figures['changes']} changes")
-    for stage, figures in mask_figures.items():
-        if isinstance(figures, dict):
-            print(f"mask prefix: {stage:10s} median {figures['median_ms']:7.1f} ms (cpu {figures['median_cpu_ms']:6.1f}) | "
-                  f"max {figures['max_ms']:7.1f} ms")
+    for size, stages in mask_figures.items():
+        for stage, figures in stages.items():
+            if isinstance(figures, dict):
+                print(f"mask prefix, {size}: {stage:10s} median {figures['median_ms']:7.1f} ms "
+                      f"(cpu {figures['median_cpu_ms']:6.1f}) | max {figures['max_ms']:7.1f} ms")
     print(json.dumps(summary))
     return summary
 
 
-def mask_prefix_changes(count: int) -> dict:
+def mask_prefix_changes(count: int, n_layer: int = 2, d_model: int = 64) -> dict:
     """New prefixes for the mask grid (each unseen): ms to the maps sent, the first samples sent, the samples complete."""
     from utils.copy_failure import fit_judge
     from utils.dataset import load_dataset
@@ -168,8 +173,8 @@ def mask_prefix_changes(count: int) -> dict:
     models = {}
     for name, causal in (("masked", True), ("unmasked", False)):
         torch.manual_seed(0)  # untrained weights: the same work per prefix as trained ones
-        models[name] = TransformerLM(TransformerConfig(dataset.vocab_size, context_length=32, n_layer=2, n_head=4,
-                                                       d_model=64, causal=causal, positional="rotary")).eval()
+        models[name] = TransformerLM(TransformerConfig(dataset.vocab_size, context_length=32, n_layer=n_layer, n_head=4,
+                                                       d_model=d_model, causal=causal, positional="rotary")).eval()
         models[name].use_kv_cache = causal
     windows = [dataset.val[s : s + 33].tolist() for s in range(0, 8 * 500, 500)]
     widget = MaskGridWidget(models, fit_judge(dataset), dataset.tokenizer, windows, prefix="Return the value of ")

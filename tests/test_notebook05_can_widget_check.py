@@ -53,6 +53,6 @@ def test_mutant_is_valid(mutant: Mutant) -> None:
 
 @pytest.mark.parametrize(
     "mutant", [pytest.param(m, id=m.name, marks=[pytest.mark.slow] if i else []) for i, m in enumerate(MUTANTS)])
-def test_mutant_is_killed(mutant: Mutant) -> None:
+def test_can_widget_mutant_is_killed(mutant: Mutant) -> None:
     outcome = run_mutant(NOTEBOOK, mutant)
     assert outcome.killed, f"mutant {mutant.name!r} (removes {mutant.removes}): {outcome.reason}"

@@ -24,7 +24,7 @@ from utils.tokenizers import CharTokenizer
 from utils.transformer import TransformerConfig, TransformerLM
 from utils.widgets.colors import colormap_table
 from utils.widgets.mask import MaskGridWidget, cell_payload, mask_widget
-from utils.widgets.mask_samples import cell_runs, grid_cell_maps, stream_samples
+from utils.widgets.mask_samples import cell_runs, grid_cell_maps, one_layer_twins, stream_samples
 
 TOKENIZER = CharTokenizer.from_text("abcdefgh The")
 TEXT = "The cafe had a bag The bead faded " * 4
@@ -284,6 +284,29 @@ def test_streamed_samples_are_the_reference_samples_and_grow_to_the_end():
         next(stream_samples(runs, [], 2, 5))
     with pytest.raises(ValueError, match="at least 1"):
         next(stream_samples(runs, prefix, 0, 5))
+
+
+def test_one_layer_rows_share_draws_that_a_re_run_would_give():
+    """One layer: a row's unmasked cell takes the masked cell's draws, and they are what re-running its history draws."""
+    models = pair(1)
+    torch.manual_seed(1)
+    with torch.no_grad():  # the two rows' weights differ, so a draw taken from the wrong row shows
+        for parameter in models["unmasked"].parameters():
+            parameter.add_(0.3 * torch.randn_like(parameter))
+    one, two = cell_runs(models), cell_runs(pair(2))
+    assert one_layer_twins(one) == {("masked", "unmasked"): ("masked", "masked"),
+                                    ("unmasked", "unmasked"): ("unmasked", "masked")}
+    assert one_layer_twins(two) == {}, "with two layers the first layer's earlier positions see later ones"
+    prefix = TOKENIZER.encode("The ")
+    final = list(stream_samples(one, prefix, 3, 12, seed=7))[-1][1]
+    for (trained, evaluated), run in one.items():
+        assert final[trained, evaluated] == sample_continuations(run, prefix, 3, 12, seed=7), (trained, evaluated)
+    alone = {("masked", "unmasked"): one["masked", "unmasked"]}  # no twin given: it re-runs its history
+    assert list(stream_samples(alone, prefix, 3, 12, seed=7))[-1][1] == {k: final[k] for k in alone}
+    changed = cell_runs(pair(1))
+    with torch.no_grad():
+        changed["masked", "unmasked"].lm_head.weight.add_(0.1)  # other weights in one cell: no twin
+    assert one_layer_twins(changed) == {("unmasked", "unmasked"): ("unmasked", "masked")}
 
 
 def test_widget_sends_maps_before_samples_and_samples_as_they_grow():

@@ -602,6 +602,14 @@ def wait_for_kernel_value(page, expression: str, expected, timeout_s: float = 30
         page.wait_for_timeout(100)
 
 
+def temperature_bars(page) -> list[dict]:
+    """The temperature widget's bars as drawn: token, probabilities (data attributes), height, greyed, fill."""
+    return page.eval_on_selector_all(
+        ".lm-temperature-widget rect.lm-bar",
+        "nodes => nodes.map(n => ({token: +n.dataset.token, prob: +n.dataset.prob, tempered: +n.dataset.tempered,"
+        " shown: +n.dataset.shown, height: +n.getAttribute('height'), cut: n.classList.contains('lm-cut'), fill: n.getAttribute('fill')}))")
+
+
 def css_rgb(css: str) -> tuple[int, ...]:
     """A CSS colour 'rgb(r, g, b)' or 'rgba(r, g, b, a)' as (r, g, b) integers."""
     return tuple(int(float(v)) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])

@@ -36,10 +36,10 @@ from tests.browser.lab import (
     browser_unavailable_reason,
     offline_context,
     screenshot_widget,
+    temperature_bars,
 )
 from tests.browser.mask_positional import MASK, POSITIONAL, choose_cell, mask_state, positional_state, read_figure
 from tests.browser.test_mask_positional_widgets import KEYS, MASK_FIGURE, POSITIONAL_FIGURE, VIRIDIS, attention_levels
-from tests.browser.test_widgets_in_lab import _bars as temperature_bars
 from utils.site import build_site
 from utils.site.__main__ import main as site_main
 from utils.widgets.temperature import temperature_view

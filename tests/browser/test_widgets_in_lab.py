@@ -21,6 +21,7 @@ from tests.browser.lab import (
     move_main_control,
     output_problems,
     screenshot_widget,
+    temperature_bars,
     text_sizes,
     wait_for_kernel_value,
     wait_for_new_figure,
@@ -267,13 +268,6 @@ def test_temperature_js_distribution_equals_next_token_probs(lab_pages):
         assert max(abs(a - b) for a, b in zip(py, js)) < 1e-6, f"{case}: probabilities differ"
 
 
-def _bars(page) -> list[dict]:
-    return page.eval_on_selector_all(
-        ".lm-temperature-widget rect.lm-bar",
-        "nodes => nodes.map(n => ({token: +n.dataset.token, prob: +n.dataset.prob, tempered: +n.dataset.tempered,"
-        " shown: +n.dataset.shown, height: +n.getAttribute('height'), cut: n.classList.contains('lm-cut'), fill: n.getAttribute('fill')}))")
-
-
 def test_temperature_sliders_grey_removed_tokens_at_their_tempered_probability(lab_pages, screenshot_dir):
     page = _page(lab_pages, TEMPERATURE)
     root = page.locator(".lm-temperature-widget").first
@@ -287,12 +281,12 @@ def test_temperature_sliders_grey_removed_tokens_at_their_tempered_probability(l
     assert wait_for_kernel_value(page, "widget.top_k", 3) == 3
     t_slider = root.locator("input.lm-temperature")
     t_slider.focus()
-    before = _bars(page)
+    before = temperature_bars(page)
     start = float(t_slider.input_value())
     for _ in range(6):
         page.keyboard.press("ArrowRight")  # six steps of 0.05 on the log10 T scale: T about twice as hot
     assert abs(float(t_slider.input_value()) - start - 0.3) < 1e-9
-    after = _bars(page)
+    after = temperature_bars(page)
     assert [b["height"] for b in after] != [b["height"] for b in before], "a hotter T redraws the bars"
     temperature = round(10 ** float(t_slider.input_value()), 6)
     assert wait_for_kernel_value(page, "round(widget.temperature, 6)", temperature) == temperature
@@ -318,10 +312,10 @@ def test_temperature_axis_toggle_changes_the_axis_and_marks_p(lab_pages, screens
     root.locator("input.lm-top-k").focus()
     page.keyboard.press("Home")  # k off
     assert ticks() == ["0", "0.25", "0.5", "0.75", "1"]
-    linear = _bars(page)
+    linear = temperature_bars(page)
     root.locator("button[data-view='log']").click()
     assert ticks() == ["1", "0.1", "0.01", "1e-3", "1e-4"]
-    log = _bars(page)
+    log = temperature_bars(page)
     small = [i for i, b in enumerate(linear) if 1e-3 < b["tempered"] < 0.02]
     assert small and all(log[i]["height"] > linear[i]["height"] + 20 for i in small), (
         "on the log axis the small probabilities stay readable")
@@ -335,7 +329,7 @@ def test_temperature_axis_toggle_changes_the_axis_and_marks_p(lab_pages, screens
     root.locator("button[data-view='cumulative']").click()
     assert root.locator(".lm-p-line").get_attribute("visibility") == "visible"
     assert root.locator(".lm-p-text").text_content() == "p = 0.50"
-    bars = _bars(page)
+    bars = temperature_bars(page)
     kept = [b for b in bars if not b["cut"]]
     assert kept and all(b["shown"] < 0.5 + 1e-9 for b in kept[:-1]) and kept[-1]["shown"] >= 0.5 - 1e-9, (
         "the nucleus ends with the first token whose running sum reaches p")

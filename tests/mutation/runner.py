@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -12,6 +14,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+from traitlets.config import Config
 
 from tests.mutation.spec import Mutant
 
@@ -102,11 +105,17 @@ def run_mutant(notebook_path: Path, mutant: Mutant, cell_timeout: int = 600) -> 
     sources = [step.source for step in steps] + [_PROBE]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in sources])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    # Where it can (not on Windows), the kernel's sockets are files in a folder of its own, not TCP ports: a port
+    # chosen free can be taken by a kernel starting beside it ("Address already in use", then "Kernel died before
+    # replying to kernel_info").
+    sockets = tempfile.TemporaryDirectory(prefix="mutant-kernel-")
+    transport = {"transport": "ipc", "ip": str(Path(sockets.name) / "socket")} if os.name == "posix" else {}
     client = NotebookClient(
-        notebook, timeout=cell_timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook_path.parent)}}
+        notebook, timeout=cell_timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook_path.parent)}},
+        config=Config({"KernelManager": transport}),
     )
     try:
-        with client.setup_kernel():
+        with sockets, client.setup_kernel():
             for index, (step, cell) in enumerate(zip(steps, notebook.cells)):
                 try:
                     client.execute_cell(cell, index)

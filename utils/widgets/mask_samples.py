@@ -7,7 +7,10 @@ see later ones). `grid_cell_maps` gives the four attention maps; `stream_samples
 cells' samples step by step, all cells together, and yields the text written so far every
 `interval_s` seconds, so the widget shows the maps at once and the samples as they grow. A cell run
 without the mask re-runs its history for each character, but only the last position's logits are
-needed, so its last block computes that position alone (TransformerLM.next_logits).
+needed, so its last block computes that position alone (TransformerLM.next_logits). With one layer a
+row's two cells compute the same logits (the last position has no later one to hide, and its keys come
+from the embeddings, which no mask touches), so the cell run without the mask takes the draws of the
+cell run with it, seeded alike, instead of re-running its history: half the model runs of fast mode.
 
 The draws are those of `utils.copy_failure.sample_continuations` (the same seed, the same
 `utils.sampling.sample_next` on the same logits, one step fewer: generate() also runs the model after
@@ -69,23 +72,41 @@ def stream_samples(
     if n_samples < 1 or length < 1:
         raise ValueError(f"n_samples and length must be at least 1, got {n_samples} and {length}")
     idx = torch.tensor([list(prefix)] * n_samples, dtype=torch.long)  # (N, P)
-    generators = {key: torch.Generator().manual_seed(seed) for key in runs}
+    twins = one_layer_twins(runs)  # cell -> the cell whose draws it shares
+    computed = {key: run for key, run in runs.items() if key not in twins}
+    generators = {key: torch.Generator().manual_seed(seed) for key in computed}
     states, logits = {}, {}
-    for key, run in runs.items():
+    for key, run in computed.items():
         run.validate_input(idx)
         logits[key], states[key] = _step(run, idx, run.start_state(n_samples))  # (N, V)
-    written: dict[Key, list[torch.Tensor]] = {key: [] for key in runs}
+    written: dict[Key, list[torch.Tensor]] = {key: [] for key in computed}
     last = time.perf_counter()
     for t in range(length):
-        for key in runs:
+        for key in computed:
             written[key].append(sample_next(logits[key], 1.0, None, None, generators[key]))  # (N,)
         now = time.perf_counter()
         if t == 0 or t + 1 == length or now - last >= interval_s:  # before the next model runs: shown sooner
             last = now
-            yield t + 1, {key: torch.stack(ids, dim=1).tolist() for key, ids in written.items()}  # each (N, t+1)
+            so_far = {key: torch.stack(ids, dim=1).tolist() for key, ids in written.items()}  # each (N, t+1)
+            yield t + 1, {key: so_far[twins.get(key, key)] for key in runs}
         if t + 1 < length:  # no model run after the last token
-            for key, run in runs.items():
+            for key, run in computed.items():
                 logits[key], states[key] = _step(run, written[key][-1][:, None], states[key])
+
+
+def one_layer_twins(runs: dict[Key, TransformerLM]) -> dict[Key, Key]:
+    """{(trained, "unmasked"): (trained, "masked")} for each one-layer row whose two cells are the same weights.
+
+    With one layer the next token's logits cannot depend on the mask: the last position's query sees
+    every key either way, and the keys are computed from the embeddings alone.
+    """
+    twins = {}
+    for (trained, evaluated), run in runs.items():
+        partner = runs.get((trained, "masked"))
+        if evaluated == "unmasked" and partner is not None and run.config.n_layer == 1 == partner.config.n_layer:
+            if all(torch.equal(a, b) for a, b in zip(run.state_dict().values(), partner.state_dict().values())):
+                twins[trained, evaluated] = trained, "masked"
+    return twins
 
 
 def _step(run: TransformerLM, new_idx: torch.Tensor, state):
