@@ -238,6 +238,8 @@ def test_filters():
     kept = torch.isfinite(top_p_filter(probs.log(), 0.8))[0]
     assert kept.tolist() == [True, True, False, False]
     assert torch.isfinite(top_p_filter(probs.log(), 1.0)).all()
+    tied = torch.zeros(1, 64)  # 64 equal logits; p = 0.5 keeps 32 of them: the lower ids, as the browser's sort does
+    assert torch.isfinite(top_p_filter(tied, 0.5))[0].tolist() == [True] * 32 + [False] * 32
 
 
 def test_beam_step():

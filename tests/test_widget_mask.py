@@ -4,6 +4,7 @@ import re
 import numpy as np
 import pytest
 import torch
+import traitlets
 
 import utils.training
 from utils.copy_failure import (
@@ -226,6 +227,8 @@ def test_widget_computes_cells_once_per_prefix_without_training(monkeypatch):
     assert "not in the vocabulary" in widget.status and widget.cell("masked", "masked")["tokens"] == list("The ")
     widget.prefix = ""
     assert "empty" in widget.status
+    with pytest.raises(traitlets.TraitError, match="trained/evaluated"):
+        widget.selected = "masked"  # the view would find no such cell
     for name, model in models.items():
         assert all(torch.equal(a, b) for a, b in zip(weights_before[name], model.parameters()))
 

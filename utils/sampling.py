@@ -50,7 +50,7 @@ def top_p_filter(logits: torch.Tensor, p: float) -> torch.Tensor:
     """Keep the smallest set of most likely tokens whose probability sums to at least p; -inf for the rest."""
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 1:
         raise ValueError(f"top_p must lie in (0, 1], got {p!r}")
-    sorted_logits, order = torch.sort(logits, dim=-1, descending=True)  # (..., V)
+    sorted_logits, order = torch.sort(logits, dim=-1, descending=True, stable=True)  # (..., V); ties: lower id first
     cumulative = F.softmax(sorted_logits.float(), dim=-1).cumsum(dim=-1)  # (..., V)
     remove_sorted = cumulative - F.softmax(sorted_logits.float(), dim=-1) >= p  # mass before this token already >= p
     remove = remove_sorted.scatter(-1, order, remove_sorted)  # back to vocabulary order

@@ -132,8 +132,15 @@ def test_a_new_prefix_runs_the_four_models(pages):
     new_prefix(page, "zz\u00e6\u00f0")  # characters the corpus does not have
     page.wait_for_function(f"() => document.querySelector('.{MASK} .lm-status').textContent.includes('not in the vocabulary')",
                            timeout=30_000)
+    new_prefix(page, "zzææ")  # the same fault again: the same message must replace "running…" again
+    page.wait_for_function(f"() => document.querySelector('.{MASK} .lm-status').textContent.includes('not in the vocabulary')",
+                           timeout=30_000)
     assert output_problems(page) == []
     new_prefix(page, "def ")  # leave a prefix the grid can run (the other browser tests share this page)
+    page.wait_for_function(f"() => document.querySelector('.{MASK} .lm-status').textContent === ''", timeout=30_000)
+    new_prefix(page, "The ")
+    wait_for_samples(page, "The ")
+    new_prefix(page, "def ")  # seen before, from an ordinary state: the kernel's cache answers, the line must clear
     page.wait_for_function(f"() => document.querySelector('.{MASK} .lm-status').textContent === ''", timeout=30_000)
 
 

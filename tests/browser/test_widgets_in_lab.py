@@ -248,6 +248,10 @@ def test_attention_new_text_runs_the_model_in_the_kernel(lab_pages):
     page.wait_for_function("() => document.querySelector('.lm-attention-widget .lm-aw-message').innerText.includes('cannot read')",
                            timeout=30_000)
     assert root.locator(".lm-attn-token").count() == len(text)
+    box.fill("a canéyyy")  # another text with the same fault: the same message must replace "running" again
+    box.press("Enter")
+    page.wait_for_function("() => document.querySelector('.lm-attention-widget .lm-aw-message').innerText.includes('cannot read')",
+                           timeout=30_000)
 
 
 _TEMPERATURE_CASES = [(1.0, 0, 1.0), (0.5, 5, 1.0), (2.0, 0, 0.9), (0.3, 10, 0.5), (5.0, 40, 0.95), (10.0, 0, 0.3),
@@ -334,6 +338,16 @@ def test_temperature_axis_toggle_changes_the_axis_and_marks_p(lab_pages, screens
     assert kept and all(b["shown"] < 0.5 + 1e-9 for b in kept[:-1]) and kept[-1]["shown"] >= 0.5 - 1e-9, (
         "the nucleus ends with the first token whose running sum reaches p")
     screenshot_widget(page, "lm-temperature-widget", screenshot_dir / "09_temperature_cumulative.png")
+    root.locator("input.lm-top-k").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")  # k = 2, p = 0.5: top-p cuts the mass renormalised after top-k
+    bars = temperature_bars(page)
+    assert all(abs(b["shown"] - 1) < 1e-6 for b in bars[1:]), (
+        "with top-k on, the running sum is of the mass top-p reads: the two kept tokens' renormalised mass reaches 1")
+    kept = [b for b in bars if not b["cut"]]
+    assert kept and all(b["shown"] < 0.5 + 1e-9 for b in kept[:-1]) and kept[-1]["shown"] >= 0.5 - 1e-9
+    page.keyboard.press("Home")  # k off again
     root.locator("button[data-view='linear']").click()
 
 

@@ -165,13 +165,13 @@ MUTANTS = [
     # ---- the 2 x 2 grid: samples judged by a model that is neither (section 5)
     Mutant(name="grid_masked_untrained",
            removes="a trained masked model: it takes one step, so its samples are garbage as well",
-           target=GRID, message=r"at least 0.5 nats per character lower under the judge", patches=[MASKED_UNTRAINED],
+           target=GRID, message=r"lose by at least 0.5 nats per character", patches=[MASKED_UNTRAINED],
            skip=LATER_THAN_GRID),
     Mutant(name="grid_both_masked", removes="the missing mask: the unmasked model is trained with the mask too",
-           target=GRID, message=r"at least 0.5 nats per character lower under the judge", patches=[BOTH_MASKED],
+           target=GRID, message=r"lose by at least 0.5 nats per character", patches=[BOTH_MASKED],
            skip=LATER_THAN_GRID),
     Mutant(name="grid_samples_from_the_copier",
            removes="the masked model's samples: every cell writes with the copier's weights",
-           target=GRID, message=r"at least 0.5 nats per character lower under the judge",
+           target=GRID, message=r"lose by at least 0.5 nats per character",
            patches=[SAMPLES_FROM_THE_COPIER], skip=LATER_THAN_GRID),
 ]

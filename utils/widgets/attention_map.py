@@ -183,6 +183,7 @@ class AttentionWidget(anywidget.AnyWidget):
         try:
             maps = [cache.get(change["new"]) for cache in self.caches]
         except ValueError as error:
+            self.message = ""  # the same message again would send no change: the view's "running" would stay
             self.message = f"cannot read this text: {error}"
             return
         self.maps = maps

@@ -53,8 +53,9 @@ class MaskGridWidget(anywidget.AnyWidget):
 
     Each cell writes n_samples continuations of `length` characters (3 of 40 by default, all shown: a cell run
     without the mask re-runs its whole history for every character, so the text is kept short: at the notebook's
-    full sizes all four cells are written in about 190-240 ms of CPU on a quiet machine, bench_widget_kernel.py;
-    section 5 of the notebook judges 8 of 60 with the same functions).
+    full sizes all four cells are written in about 155-170 ms of CPU on a quiet machine, at fast mode's one layer,
+    whose rows share their draws, in about 43 ms, bench_widget_kernel.py; section 5 of the notebook judges 8 of 60
+    with the same functions).
     """
 
     _esm = _esm()
@@ -86,6 +87,12 @@ class MaskGridWidget(anywidget.AnyWidget):
         if not self.cells:  # the default prefix sends no change event
             self.show(prefix)
 
+    @traitlets.validate("selected")
+    def _valid_selected(self, proposal) -> str:
+        if proposal["value"] not in KEYS:
+            raise traitlets.TraitError(f"selected must be one of {KEYS} (trained/evaluated), got {proposal['value']!r}")
+        return proposal["value"]
+
     def show(self, prefix: str) -> list[dict] | None:
         """Compute (or take from the cache) the four cells for `prefix` and send them; errors go to `status`."""
         prefix = prefix[-MAX_PREFIX:]
@@ -98,6 +105,7 @@ class MaskGridWidget(anywidget.AnyWidget):
                 raise ValueError("the prefix is empty: type at least one character")
             ids = self.tokenizer.encode(prefix)  # the tokenizer names any character it does not know
         except ValueError as error:
+            self.status = ""  # the same message again would send no change: the view's "running…" would stay
             self.status = f"cannot run this prefix: {error}"
             return None
         tokens = list(self.tokenizer.split(prefix))

@@ -78,7 +78,7 @@ def stream_samples(
     states, logits = {}, {}
     for key, run in computed.items():
         run.validate_input(idx)
-        logits[key], states[key] = _step(run, idx, run.start_state(n_samples))  # (N, V)
+        logits[key], states[key] = _step(run, idx.to(run.device), run.start_state(n_samples))  # (N, V), on its device
     written: dict[Key, list[torch.Tensor]] = {key: [] for key in computed}
     last = time.perf_counter()
     for t in range(length):

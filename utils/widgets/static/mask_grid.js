@@ -225,6 +225,9 @@ function render({ model, el }) {
   model.on("change:texts", redrawTexts);
   model.on("change:selected", drawSelection);
   model.on("change:status", () => { status.textContent = model.get("status"); });
+  // A prefix shown before comes from the kernel's cache with the status unchanged (""): no change:status to
+  // replace the "running…" set above, so every prefix the kernel has shown resets the line too.
+  model.on("change:updates", () => { status.textContent = model.get("status"); });
   model.on("change:prefix", () => { if (document.activeElement !== input) input.value = model.get("prefix"); });
   input.value = model.get("prefix");
   status.textContent = model.get("status");

@@ -200,13 +200,14 @@ function render({ model, el }) {
     const view = model.get("view");
     const probs = nextTokenProbs(logits, temperature, topK, topP);
     const tempered = nextTokenProbs(logits, temperature, 0, 1);
+    const beforeTopP = topK > 0 ? nextTokenProbs(logits, temperature, topK, 1) : tempered;  // the mass top-p cuts
     let nKept = 0, entropy = 0;
     for (const p of probs) if (p > 0) { nKept += 1; entropy -= p * Math.log(p); }
     if (axisGroup.getAttribute("data-view") !== view) drawAxis(view);
     let cumulative = 0;
     order.forEach((token, i) => {
       const kept = probs[token] > 0;
-      cumulative += tempered[token];
+      cumulative += beforeTopP[token];  // top-p reads the mass renormalised after top-k, so the p line marks its cut
       const shown = view === "cumulative" ? cumulative : kept ? probs[token] : tempered[token];
       const y = yOf(shown, view);
       const rect = bars[i];
