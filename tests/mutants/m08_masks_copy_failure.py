@@ -174,4 +174,10 @@ MUTANTS = [
            removes="the masked model's samples: every cell writes with the copier's weights",
            target=GRID, message=r"lose by at least 0.5 nats per character",
            patches=[SAMPLES_FROM_THE_COPIER], skip=LATER_THAN_GRID),
+    Mutant(name="grid_second_referee_blind",
+           removes="the second referee's view of each cell: every cell gets the masked model's samples-on-text score",
+           target=GRID, message=r"explain real text better than the copier",
+           edits=[Edit(cell=GRID, old="on_text = {key: samples_on_text(cell) for key, cell in grid.items()}",
+                       new="on_text = {key: samples_on_text(grid['masked', 'masked']) for key in grid}")],
+           skip=LATER_THAN_GRID),
 ]
