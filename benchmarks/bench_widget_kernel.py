@@ -8,11 +8,12 @@ in the browser and cost the kernel nothing) runs a 2-layer, 4-head TransformerLM
 copy on each new text: tokenise, two forward passes, quantise the weights for the browser.
 Target: median under 100 ms per change (the browser-side moves are timed by bench_widget_latency.py);
 the positional widget's size sliders redraw the whole figure and are reported apart. The mask grid
-(notebook 08's sizes: full mode 2 layers, d_model 64; fast mode, which the browser benchmark runs,
-1 layer, d_model 48; both 4 heads, rotary, the widget's default 3 samples of 40 characters) times
-each new prefix to the four maps sent, to the first characters sent and to the samples complete
-(they stream: the view shows them as they grow). With one layer a row's two cells share their
-draws (utils.widgets.mask_samples.one_layer_twins), so fast mode runs two cells' models, not four.
+(notebook 08's sizes: full mode 1 layer, d_model 64; fast mode, which the browser benchmark runs,
+1 layer, d_model 48; its Try-it N_LAYER = 2 at full size; all 4 heads, rotary, the widget's default
+3 samples of 40 characters) times each new prefix to the four maps sent, to the first characters
+sent and to the samples complete (they stream: the view shows them as they grow). With one layer a
+row's two cells share their draws (utils.widgets.mask_samples.one_layer_twins), so two cells'
+models run, not four.
 
     python benchmarks/bench_widget_kernel.py               # 40 changes per widget
     python benchmarks/bench_widget_kernel.py --changes 4   # a quick smoke run
@@ -36,7 +37,7 @@ from utils.transformer import TransformerConfig, TransformerLM
 from utils.widgets.attention_map import attention_widget
 
 TARGET_MS = 100.0
-MASK_SIZES = {"full": (2, 64), "fast": (1, 48)}  # notebook 08's (N_LAYER, D_MODEL) in full and fast mode
+MASK_SIZES = {"full": (1, 64), "fast": (1, 48), "two_layers": (2, 64)}  # notebook 08's (N_LAYER, D_MODEL): full, fast, Try-it
 SENTENCE = "Can you can a can like a canner can a can."
 
 

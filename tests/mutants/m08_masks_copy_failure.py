@@ -7,6 +7,7 @@ NOTEBOOK = "08_masks_copy_failure.ipynb"
 # cell ids of notebook 08
 PARAMETERS, MASK, TRAIN, LOSSES, ATTENTION = "78da3af9", "1479b43f", "05c84122", "bf13e9e4", "688dd490"
 MEASURE, AGREEMENT, GENERATION, GRID = "0eaa44c2", "5d3f7a20", "c4e8b2d6", "9a4f2c6e"
+WIDGET, WIDGET_CHECK = "6fdef88e", "10f17290"
 
 BOTH_UNMASKED = Patch(before=TRAIN, code="""
 import utils.copy_failure as _cf
@@ -94,6 +95,12 @@ def _copier_samples(model, prefix, n_samples, length, seed=0):
 
 _cf.sample_continuations = _copier_samples
 """)
+# The widget's samples drawn from the wrong weights: both of its rows run the copier (its losses stay right).
+WIDGET_SAMPLES_FROM_THE_COPIER = Patch(before=WIDGET, code="""
+import utils.widgets.mask as _wm
+_cell_runs = _wm.cell_runs
+_wm.cell_runs = lambda models: _cell_runs({"masked": models["unmasked"], "unmasked": models["unmasked"]})
+""")
 
 MUTANTS = [
     # ---- the causal mask (section 1)
@@ -180,4 +187,9 @@ MUTANTS = [
            edits=[Edit(cell=GRID, old="on_text = {key: samples_on_text(cell) for key, cell in grid.items()}",
                        new="on_text = {key: samples_on_text(grid['masked', 'masked']) for key in grid}")],
            skip=LATER_THAN_GRID),
+    # ---- the same experiment in the widget (section 6)
+    Mutant(name="widget_samples_from_the_copier",
+           removes="the masked model's samples in the widget: every cell writes with the copier's weights",
+           target=WIDGET_CHECK, message=r"widget's judge should score the copier's samples at least 0.5",
+           patches=[WIDGET_SAMPLES_FROM_THE_COPIER], skip=LATER_THAN_GRID),
 ]

@@ -53,9 +53,9 @@ class MaskGridWidget(anywidget.AnyWidget):
 
     Each cell writes n_samples continuations of `length` characters (3 of 40 by default, all shown: a cell run
     without the mask re-runs its whole history for every character, so the text is kept short: at the notebook's
-    full sizes all four cells are written in about 155-170 ms of CPU on a quiet machine, at fast mode's one layer,
-    whose rows share their draws, in about 43 ms, bench_widget_kernel.py; section 5 of the notebook judges 8 of 60
-    with the same functions).
+    one layer, whose rows share their draws, all four cells are written in about 43-61 ms of CPU on a quiet
+    machine, at its Try-it's two layers in about 155-170 ms, bench_widget_kernel.py; section 5 of the notebook
+    judges 8 of 60 with the same functions).
     """
 
     _esm = _esm()
