@@ -168,5 +168,5 @@ def test_kernel_benchmark_smoke():
     attention = summary["widgets"]["lm-attention-widget"]
     assert attention["changes"] == 3 and attention["model_runs_during_changes"] == 6, "each new text runs both models"
     assert summary["widgets"]["lm-positional-widget"]["median_ms"] > 0
-    assert set(summary["mask_new_prefix"]) == {"full", "fast"}
+    assert set(summary["mask_new_prefix"]) == {"full", "fast", "two_layers"}
     assert all(stages["complete"]["changes"] == 3 for stages in summary["mask_new_prefix"].values())
