@@ -23,8 +23,12 @@ from utils.grading.assemble import plan_submission
 FIXTURES = Path(__file__).parent / "fixtures" / "grading"
 SOURCE = FIXTURES / "source" / "assignment.ipynb"
 NAME = SOURCE.name
-TIMEOUT_S = 20.0
-MEMORY = 2 * 2**30  # small, so that memory bombs hit the limit quickly
+# The time limit for a whole notebook. A correct submission takes 1-2 s here and the memory bomb about 3.5 s;
+# a CI run under load once took the bomb past a 20 s limit (with 2 GiB, when it wrote 1.4 GiB before the limit).
+TIMEOUT_S = 30.0
+# The address-space limit: a correct submission needs about 0.6-0.75 GiB here (0.6 GiB fails to start it), so
+# 1.25 GiB leaves room for it while the memory bomb hits the limit after writing about half a GiB.
+MEMORY = 5 * 2**28
 EX1, EX2, EX3 = "ex1_temperature_softmax", "ex2_keep_top_k", "ex3_uniform_perplexity"
 
 # Wrong solutions: one that fails the visible checks, one that passes them but not the hidden tests.
@@ -202,7 +206,7 @@ def forged_records(nb):
 
 
 def _time_limit(cell: str) -> tuple[int, str]:
-    return 0, rf"^0 points: the notebook ran past the time limit of 20 s while running cell \d+ \({cell}\)$"
+    return 0, rf"^0 points: the notebook ran past the time limit of {TIMEOUT_S:g} s while running cell \d+ \({cell}\)$"
 
 
 MISSING = r"^0 points: solution cell '{}' is missing from the submission \(deleted, or its grade_id was changed\)$"
