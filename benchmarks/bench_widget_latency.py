@@ -111,6 +111,21 @@ def row(widget: str, interaction: str, side: str, times: list[float], notebook: 
             "meets_target": median <= target_median and worst <= target_max}
 
 
+def over_reference(rows: list[dict], reference_class: str) -> float | None:
+    """Add to each kernel-side row its median minus the bare reference widget's, timed in the same run; that median.
+
+    The machine's speed moves from day to day (the reference took 47 ms one day and 126 ms another), and
+    every kernel row pays the reference's round trip: what a row costs above it is the widget's own work.
+    """
+    medians = [r["median_ms"] for r in rows if r["widget"] == reference_class]
+    if not medians:
+        return None
+    for item in rows:
+        if item["side"] == "kernel" and item["widget"] != reference_class:
+            item["over_reference_ms"] = round(item["median_ms"] - medians[0], 1)
+    return medians[0]
+
+
 def repeat(page, widget_class: str, actions, moves: int, timeout_s: float, **kwargs) -> list[float]:
     """Time `moves` actions (cycling through `actions`, each changing the view) after one warm-up."""
     timed_action(page, widget_class, actions[0], timeout_s, **kwargs)  # warm-up: first comm round trip, decoders, JIT
@@ -300,8 +315,15 @@ def main(argv: list[str] | None = None) -> int:
                         path = args.screenshots / f"{Path(name).stem}.png"
                         print(f"    screenshot {path} ({save_small_png(png, path) // 1024} KiB)", flush=True)
     course = [r for r in rows if r["widget"] != DEMO_WIDGET_CLASS]
+    reference = over_reference(rows, DEMO_WIDGET_CLASS)
+    if reference is not None:
+        print(f"kernel rows above the bare reference widget's median ({reference:.1f} ms, this run):", flush=True)
+        for item in course:
+            if "over_reference_ms" in item:
+                print(f"  {item['widget']:24s} {item['interaction']:50s} {item['over_reference_ms']:+7.1f} ms", flush=True)
     summary = {
         "rows": rows,
+        "reference_median_ms": reference,
         "targets": {side: {"median_ms": m, "max_ms": x} for side, (m, x) in TARGETS.items()},
         "all_meet_target": bool(course) and all(r["meets_target"] for r in course),
         "load_average_1min": round(os.getloadavg()[0], 2),

@@ -96,6 +96,11 @@ def test_widget_sends_logits_once_and_controls_do_not_rerun_the_model():
     assert model.calls == 1  # T, k, p, the axis and the seed re-weight the stored logits only
     with pytest.raises(TraitError, match="view"):
         widget.view = "bars"
+    for name, bad in (("temperature", 0.0), ("temperature", 11.0), ("top_k", -1), ("top_k", 13), ("top_p", 0.0),
+                      ("top_p", 1.5)):
+        with pytest.raises(TraitError, match=name):
+            setattr(widget, name, bad)
+    assert widget.settings() == (5.0, 3, 0.5), "a rejected value leaves the setting as it was"
 
 
 def test_bad_input():

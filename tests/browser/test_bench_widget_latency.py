@@ -62,3 +62,13 @@ def test_settle_returns_once_the_cpu_is_quiet_or_the_time_is_up(bench, monkeypat
     readings = iter([(0, 100), (90, 200)])
     monkeypatch.setattr(bench, "cpu_jiffies", lambda: next(readings))
     assert bench.settle(max_s=-1) == 0.9  # no time left: the last share, still busy
+
+
+def test_kernel_rows_get_their_median_above_the_reference_of_the_same_run(bench):
+    rows = [bench.row("lm-demo-widget", "main control", "kernel", [120.0, 125.0, 130.0], "demo.ipynb"),
+            bench.row("lm-mask-widget", "samples complete", "kernel", [160.0, 170.0, 300.0], "08.ipynb"),
+            bench.row("lm-mask-widget", "click", "browser", [10.0, 12.0, 14.0], "08.ipynb")]
+    assert bench.over_reference(rows, "lm-demo-widget") == 125.0
+    assert rows[1]["over_reference_ms"] == 45.0
+    assert "over_reference_ms" not in rows[0] and "over_reference_ms" not in rows[2]  # the reference; a browser row
+    assert bench.over_reference(rows[1:], "lm-demo-widget") is None  # no reference timed: nothing to subtract

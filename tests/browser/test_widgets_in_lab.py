@@ -17,6 +17,7 @@ from tests.browser.lab import (
     WIDGET_NOTEBOOKS,
     browser_unavailable_reason,
     css_rgb,
+    kernel_eval,
     kernel_json,
     move_main_control,
     output_problems,
@@ -349,6 +350,34 @@ def test_temperature_axis_toggle_changes_the_axis_and_marks_p(lab_pages, screens
     assert kept and all(b["shown"] < 0.5 + 1e-9 for b in kept[:-1]) and kept[-1]["shown"] >= 0.5 - 1e-9
     page.keyboard.press("Home")  # k off again
     root.locator("button[data-view='linear']").click()
+
+
+def test_temperature_set_from_python_between_slider_steps_is_drawn_exactly(lab_pages):
+    """T = 0.73 and p = 0.905 lie between the sliders' steps: the view draws them, not the nearest steps."""
+    page = _page(lab_pages, TEMPERATURE)
+    root = page.locator(".lm-temperature-widget").first
+    root.locator("input.lm-top-k").focus()
+    page.keyboard.press("Home")  # k off
+    assert wait_for_kernel_value(page, "widget.top_k", 0) == 0
+    drawn_t = ("t => document.querySelector('.lm-temperature-widget svg.lm-temperature-figure')"
+               ".getAttribute('data-temperature') {} t")
+    kernel_eval(page, "widget.temperature, widget.top_p = 1.0, 1.0")
+    page.wait_for_function(drawn_t.format("==="), arg="1", timeout=20000)
+    kernel_eval(page, "widget.temperature, widget.top_p = 0.73, 0.905")
+    page.wait_for_function(drawn_t.format("!=="), arg="1", timeout=20000)
+    figure = root.locator("svg.lm-temperature-figure")
+    assert figure.get_attribute("data-temperature") == "0.73", "drawn at T as set, not at the slider's nearest step"
+    view = kernel_json(page, "(lambda v: {'order': v.order.tolist(), 'probs': v.probs.tolist(), 'n_kept': v.n_kept})"
+                             "(widget.last_view)")
+    snapped = kernel_json(page, "next_token_probs(torch.tensor(widget.logits), 10 ** -0.15, None, 0.91).tolist()")
+    bars = temperature_bars(page)
+    assert [b["token"] for b in bars] == view["order"]
+    assert max(abs(b["prob"] - p) for b, p in zip(bars, view["probs"])) < 1e-6, "the bars are Python's last_view"
+    assert max(abs(b["prob"] - snapped[b["token"]]) for b in bars) > 1e-4, "the nearest steps would draw other bars"
+    assert f"kept tokens: {view['n_kept']} " in root.locator(".lm-aw-info").inner_text()
+    shown = [int(i) for i in root.locator("code.lm-samples").get_attribute("data-ids").split(",")]
+    assert shown == kernel_json(page, "widget.samples()"), "the samples are those of the exact T and p"
+    kernel_eval(page, "widget.temperature, widget.top_p = 1.0, 1.0")
 
 
 def test_temperature_samples_on_demand_match_the_python_sampler(lab_pages):

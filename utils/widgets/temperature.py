@@ -120,6 +120,24 @@ class TemperatureWidget(anywidget.AnyWidget):
                          n_bars=min(n_bars, values.numel()), n_samples=n_samples, temperature=temperature, seed=seed)
         self.add_class("lm-temperature-widget")
 
+    @traitlets.validate("temperature")
+    def _check_temperature(self, proposal):
+        if not T_MIN <= proposal["value"] <= T_MAX:
+            raise traitlets.TraitError(f"temperature must lie in [{T_MIN}, {T_MAX}] (the slider's range), got {proposal['value']}")
+        return proposal["value"]
+
+    @traitlets.validate("top_k")
+    def _check_top_k(self, proposal):
+        if not 0 <= proposal["value"] <= len(self.logits):
+            raise traitlets.TraitError(f"top_k must lie in 0 .. {len(self.logits)} (0 is off), got {proposal['value']}")
+        return proposal["value"]
+
+    @traitlets.validate("top_p")
+    def _check_top_p(self, proposal):
+        if not 0 < proposal["value"] <= 1:
+            raise traitlets.TraitError(f"top_p must lie in (0, 1] (1 is off), got {proposal['value']}")
+        return proposal["value"]
+
     @traitlets.validate("view")
     def _check_view(self, proposal):
         if proposal["value"] not in VIEWS:

@@ -190,9 +190,16 @@ function render({ model, el }) {
     axisGroup.setAttribute("data-view", view);
   }
 
+  // The settings drawn: the model's own values (T or p set from Python can lie between the sliders'
+  // steps: the thumb then sits at the nearest step, the view at the exact value), or a slider's once moved.
+  let current = null;
+  const fromSlider = {
+    temperature: () => ({ temperature: Math.pow(10, parseFloat(tSlider.input.value)) }),
+    top_k: () => ({ topK: parseInt(kSlider.input.value, 10) }),
+    top_p: () => ({ topP: parseFloat(pSlider.input.value) }),
+  };
   function state() {
-    return { temperature: Math.pow(10, parseFloat(tSlider.input.value)), topK: parseInt(kSlider.input.value, 10),
-             topP: parseFloat(pSlider.input.value) };
+    return current;
   }
 
   function draw() {
@@ -259,12 +266,13 @@ function render({ model, el }) {
     tSlider.input.value = String(Math.log10(model.get("temperature")));
     kSlider.input.value = String(model.get("top_k"));
     pSlider.input.value = String(model.get("top_p"));
+    current = { temperature: model.get("temperature"), topK: model.get("top_k"), topP: model.get("top_p") };
   }
 
   const sync = { temperature: () => state().temperature, top_k: () => state().topK, top_p: () => state().topP };
   for (const [name, input] of [["temperature", tSlider.input], ["top_k", kSlider.input], ["top_p", pSlider.input]]) {
     input.addEventListener("keydown", (event) => keyStep(input, event));
-    input.addEventListener("input", () => { draw(); drawSamples(); });
+    input.addEventListener("input", () => { current = { ...current, ...fromSlider[name]() }; draw(); drawSamples(); });
     input.addEventListener("change", () => afterPaint(() => { model.set(name, sync[name]()); model.save_changes(); }));
   }
   sampleButton.addEventListener("click", () => { model.set("seed", model.get("seed") + 1); model.save_changes(); drawSamples(); });
