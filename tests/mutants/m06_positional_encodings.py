@@ -1,13 +1,13 @@
 """Mutants of notebook 06: each removes the cause of one show."""
 
-from tests.mutation.spec import Edit, Mutant
+from tests.mutation.spec import Edit, Mutant, Patch
 
 NOTEBOOK = "06_positional_encodings.ipynb"
 
 # cell ids of notebook 06
 PARAMETERS, PHRASES, ORDER_SHOW, SIMILARITY_SHOW = "125c9b14", "11d723af", "7b1633c0", "7dd5bca7"
 SHIFT_SHOW, BANDS, LEARNED, RELATIVE, ROPE_SHOW = "519dc9b6", "7e72550a", "52fddf42", "2ee7d3e1", "010cfc97"
-EXTRAPOLATE, EXTRAPOLATION_SHOW = "1dd16d67", "27dedd15"
+EXTRAPOLATE, EXTRAPOLATION_SHOW, EXPLORER_SHOW = "1dd16d67", "27dedd15", "a982eae2"
 BEFORE_EXTRAPOLATION = [PHRASES, ORDER_SHOW, SIMILARITY_SHOW, SHIFT_SHOW, BANDS, LEARNED, RELATIVE, ROPE_SHOW]
 
 MUTANTS = [
@@ -36,4 +36,19 @@ MUTANTS = [
            target=EXTRAPOLATION_SHOW, message=r"learned more than letter frequencies",
            edits=[Edit(cell=PARAMETERS, old="EXTRAPOLATION_STEPS = pick(full=300, fast=150)", new="EXTRAPOLATION_STEPS = 1")],
            skip=BEFORE_EXTRAPOLATION),
+    Mutant(name="explorer_turns_by_squared_position",
+           removes="the linear angle: the explorer turns position p by p**2 times each frequency, so the turn between "
+                   "a query and a key depends on where they are, not only on their offset",
+           target=EXPLORER_SHOW, message=r"the rotary curves of different query positions should coincide",
+           patches=[Patch(before=EXPLORER_SHOW, code=(
+               "import functools\n"
+               "import torch\n"
+               "import utils.widgets.positional as _explorer\n"
+               "from utils.positional import rotary_cos_sin as _cos_sin\n"
+               "def _squared(length, d, base):\n"
+               "    cos, sin = _cos_sin(length * length, d, base)  # (L*L, d/2) each\n"
+               "    at = torch.arange(length) ** 2  # (L,): position p turned as far as p**2\n"
+               "    return cos[at], sin[at]\n"
+               "_explorer.rotary_offset_scores = functools.partial(_explorer.rotary_offset_scores, cos_sin=_squared)\n"))],
+           skip=[*BEFORE_EXTRAPOLATION, EXTRAPOLATION_SHOW]),
 ]
