@@ -122,7 +122,7 @@ class TemperatureWidget(anywidget.AnyWidget):
 
     @traitlets.validate("temperature")
     def _check_temperature(self, proposal):
-        if not T_MIN <= proposal["value"] <= T_MAX:
+        if not T_MIN * (1 - 1e-9) <= proposal["value"] <= T_MAX * (1 + 1e-9):  # the browser's 10 ** -2 may round
             raise traitlets.TraitError(f"temperature must lie in [{T_MIN}, {T_MAX}] (the slider's range), got {proposal['value']}")
         return proposal["value"]
 
