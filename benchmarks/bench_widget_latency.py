@@ -114,8 +114,9 @@ def row(widget: str, interaction: str, side: str, times: list[float], notebook: 
 def over_reference(rows: list[dict], reference_class: str) -> float | None:
     """Add to each kernel-side row its median minus the bare reference widget's, timed in the same run; that median.
 
-    The machine's speed moves from day to day (the reference's median: 64.7 ms on 2026-12-02, 125.5 on 12-03), and
-    every kernel row pays the reference's round trip: what a row costs above it is the widget's own work.
+    The machine's speed moves from day to day (the reference's median: 64.7 ms on 2026-12-02, 125.5 on 12-03). The
+    reference is the widget machinery alone (a slider driving a small figure, no course code), so a row's figure says
+    what the widget adds to it; a negative one, that the widget's own path is lighter than that machinery.
     """
     medians = [r["median_ms"] for r in rows if r["widget"] == reference_class]
     if not medians:

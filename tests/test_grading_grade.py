@@ -23,8 +23,9 @@ from utils.grading.assemble import plan_submission
 FIXTURES = Path(__file__).parent / "fixtures" / "grading"
 SOURCE = FIXTURES / "source" / "assignment.ipynb"
 NAME = SOURCE.name
-# The time limit for a whole notebook. A correct submission takes 1-2 s here and the memory bomb about 3.5 s;
-# a CI run under load once took the bomb past a 20 s limit (with 2 GiB, when it wrote 1.4 GiB before the limit).
+# The time limit for a whole notebook. Under a 2 GiB limit the memory bomb's cell alone took 3.4-3.6 s here (it wrote
+# 1.4 GiB before the MemoryError), and a loaded CI run took the bomb past a 20 s limit; under 1.25 GiB it adds about
+# 2.7 s to what a correct submission takes.
 TIMEOUT_S = 30.0
 # The address-space limit: a correct submission needs about 0.6-0.75 GiB here (0.6 GiB fails to start it), so
 # 1.25 GiB leaves room for it while the memory bomb hits the limit after writing about half a GiB.
