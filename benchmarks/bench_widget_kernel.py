@@ -13,7 +13,9 @@ the positional widget's size sliders redraw the whole figure and are reported ap
 3 samples of 40 characters) times each new prefix to the four maps sent, to the first characters
 sent and to the samples complete (they stream: the view shows them as they grow). With one layer a
 row's two cells share their draws (utils.widgets.mask_samples.one_layer_twins), so two cells'
-models run, not four.
+models run, not four; the cells run with the mask step together (utils/widgets/stacked_decoder.py).
+Each new prefix takes turns with one written one model at a time (`widget.stack = False`), so the
+ratio of the two medians (`stacked_over_baseline`) is measured on the same machine at the same time.
 
     python benchmarks/bench_widget_kernel.py               # 40 changes per widget
     python benchmarks/bench_widget_kernel.py --changes 4   # a quick smoke run
@@ -39,6 +41,7 @@ from utils.widgets.attention_map import attention_widget
 TARGET_MS = 100.0
 MASK_SIZES = {"full": (1, 64), "fast": (1, 48), "two_layers": (2, 64)}  # notebook 08's (N_LAYER, D_MODEL): full, fast, Try-it
 SENTENCE = "Can you can a can like a canner can a can."
+BASELINE = "complete, one model at a time"  # the mask grid without its stacked decoder, timed in turns with it
 
 
 def time_changes(changes) -> dict:
@@ -160,6 +163,7 @@ def main(argv: list[str] | None = None) -> dict:
             if isinstance(figures, dict):
                 print(f"mask prefix, {size}: {stage:10s} median {figures['median_ms']:7.1f} ms "
                       f"(cpu {figures['median_cpu_ms']:6.1f}) | max {figures['max_ms']:7.1f} ms")
+        print(f"mask prefix, {size}: stacked / one model at a time (complete, medians): {stages['stacked_over_baseline']}")
     print(json.dumps(summary))
     return summary
 
@@ -183,22 +187,26 @@ def mask_prefix_changes(count: int, n_layer: int = 2, d_model: int = 64) -> dict
     clocks = lambda: (time.perf_counter(), time.process_time())  # noqa: E731
     widget.observe(lambda _: marks.setdefault("maps", clocks()), names="cells")
     widget.observe(lambda _: marks.setdefault("first text", clocks()), names="texts")
-    stages = ("maps", "first text", "complete")
+    stages = ("maps", "first text", "complete", BASELINE)
     wall: dict[str, list[float]] = {stage: [] for stage in stages}
     cpu: dict[str, list[float]] = {stage: [] for stage in stages}
     words = ("file", "class", "value", "list", "name", "object", "method", "string", "module", "error")
-    for i in range(count):
+    for i in range(2 * count):  # the widget as shipped and the one-model-at-a-time baseline, taking turns
+        widget.stack = i % 2 == 0
         marks.clear()
         start = clocks()
         widget.prefix = f"The {words[i % len(words)]} {i} "
         marks["complete"] = clocks()
-        for stage in stages:
-            wall[stage].append(1000 * (marks[stage][0] - start[0]))
-            cpu[stage].append(1000 * (marks[stage][1] - start[1]))
+        for stage in stages[:3] if widget.stack else [BASELINE]:
+            mark = marks["complete" if stage == BASELINE else stage]
+            wall[stage].append(1000 * (mark[0] - start[0]))
+            cpu[stage].append(1000 * (mark[1] - start[1]))
+    widget.stack = True
     result: dict = {stage: {"median_ms": round(statistics.median(wall[stage]), 1), "max_ms": round(max(wall[stage]), 1),
                             "median_cpu_ms": round(statistics.median(cpu[stage]), 1),
                             "max_cpu_ms": round(max(cpu[stage]), 1), "changes": count} for stage in stages}
     result["samples"] = f"{widget.n_samples} x {widget.length} characters per cell"
+    result["stacked_over_baseline"] = round(result["complete"]["median_ms"] / result[BASELINE]["median_ms"], 2)
     return result
 
 

@@ -52,10 +52,11 @@ class MaskGridWidget(anywidget.AnyWidget):
     """The 2 x 2 grid (lm-main-control: the four cell buttons); prefix box; detail view of the chosen cell.
 
     Each cell writes n_samples continuations of `length` characters (3 of 40 by default, all shown: a cell run
-    without the mask re-runs its whole history for every character, so the text is kept short: at the notebook's
-    one layer, whose rows share their draws, all four cells are written in about 43-61 ms of CPU on a quiet
-    machine, at its Try-it's two layers in about 155-170 ms, bench_widget_kernel.py; section 5 of the notebook
-    judges 8 of 60 with the same functions).
+    without the mask re-runs its whole history for every character, so the text is kept short; section 5 of the
+    notebook judges 8 of 60 with the same functions). At the notebook's one layer, whose rows share their draws
+    and whose cells run with the mask step together (stacked_decoder.py), a new prefix took 31-35 ms in all on
+    2026-12-03 against 54-60 ms one model at a time, timed in turns; at its Try-it's two layers 181-198 against
+    233-272 ms (bench_widget_kernel.py).
     """
 
     _esm = _esm()
@@ -79,6 +80,7 @@ class MaskGridWidget(anywidget.AnyWidget):
         super().__init__(judge_name=judge_name, note=note, **kwargs)
         self.models, self.judge, self.tokenizer = models, judge, tokenizer
         self.n_samples, self.length, self.seed, self.interval_s = n_samples, length, seed, interval_s
+        self.stack = True  # the cached cells step together (stream_samples); False: one model at a time
         self.losses = grid_losses(models, windows)  # no prefix changes these: computed once
         self.runs = cell_runs(models)  # the four cells' models, built once
         self.cache: dict[str, tuple[list[dict], dict]] = {}
@@ -113,11 +115,16 @@ class MaskGridWidget(anywidget.AnyWidget):
         self.cells = [{**cell_payload(*key, self.losses[key], tokens, *maps[key], None, None), "prefix": prefix}
                       for key in (tuple(k.split("/")) for k in KEYS)]  # the maps are shown now; the text follows
         self.status = "writing samples…"
-        for written, ids_so_far in stream_samples(self.runs, ids, self.n_samples, self.length, self.seed, self.interval_s):
+        for written, ids_so_far in stream_samples(self.runs, ids, self.n_samples, self.length, self.seed, self.interval_s,
+                                                  self.stack):
             samples = {"/".join(key): [self.tokenizer.decode(c) for c in rows] for key, rows in ids_so_far.items()}
             nll = None
-            if written == self.length:
-                nll = {"/".join(key): judge_samples(self.judge, ids, rows) for key, rows in ids_so_far.items()}
+            if written == self.length:  # twin cells share their rows: each distinct set is judged once
+                judged: dict[str, float] = {}
+                for rows in ids_so_far.values():
+                    if repr(rows) not in judged:
+                        judged[repr(rows)] = judge_samples(self.judge, ids, rows)
+                nll = {"/".join(key): judged[repr(rows)] for key, rows in ids_so_far.items()}
             self.texts = texts_payload(prefix, written, self.length, samples, nll)
         self.cache[prefix] = self.cells, self.texts
         self.status = ""

@@ -11,6 +11,8 @@ needed, so its last block computes that position alone (TransformerLM.next_logit
 row's two cells compute the same logits (the last position has no later one to hide, and its keys come
 from the embeddings, which no mask touches), so the cell run without the mask takes the draws of the
 cell run with it, seeded alike, instead of re-running its history: half the model runs of fast mode.
+The cells run with the mask (cached) take their steps together, their weights stacked
+(utils/widgets/stacked_decoder.py): at the notebook's sizes two models then cost about one.
 
 The draws are those of `utils.copy_failure.sample_continuations` (the same seed, the same
 `utils.sampling.sample_next` on the same logits, one step fewer: generate() also runs the model after
@@ -27,6 +29,7 @@ import torch
 from utils.copy_failure import MASK_SETTINGS, mean_attention, next_position_share, with_mask
 from utils.sampling import sample_next
 from utils.transformer import TransformerLM
+from utils.widgets.stacked_decoder import StackedDecoder, unsupported_reason
 
 Key = tuple[str, str]  # (trained, evaluated)
 
@@ -60,12 +63,13 @@ def grid_cell_maps(runs: dict[Key, TransformerLM], ids: Sequence[int]) -> dict[K
 @torch.no_grad()
 def stream_samples(
     runs: dict[Key, TransformerLM], prefix: Sequence[int], n_samples: int, length: int, seed: int = 0,
-    interval_s: float = 0.1,
+    interval_s: float = 0.1, stack: bool = True,
 ) -> Iterator[tuple[int, dict[Key, list[list[int]]]]]:
     """Sample every cell's continuations of `prefix` (temperature 1, a generator seeded `seed` per cell) together.
 
     Yields (tokens written, {cell: n_samples lists of token ids so far}): after the first token, then
     whenever `interval_s` seconds have passed since the last yield, and once at the end (`length`).
+    stack: the cells run with the mask step together when they can (False: one model at a time, as a baseline).
     """
     if not prefix:
         raise ValueError("the prefix is empty: type at least one character")
@@ -75,10 +79,18 @@ def stream_samples(
     twins = one_layer_twins(runs)  # cell -> the cell whose draws it shares
     computed = {key: run for key, run in runs.items() if key not in twins}
     generators = {key: torch.Generator().manual_seed(seed) for key in computed}
-    states, logits = {}, {}
-    for key, run in computed.items():
+    for run in computed.values():
         run.validate_input(idx)
-        logits[key], states[key] = _step(run, idx.to(run.device), run.start_state(n_samples))  # (N, V), on its device
+    cached = [key for key, run in computed.items() if run.start_state(n_samples) is not None]
+    stacked = cached if stack and unsupported_reason([computed[key] for key in cached]) is None else []
+    decoder = StackedDecoder([computed[key] for key in stacked]) if stacked else None
+    states, logits = {}, {}
+    if decoder is not None:  # the cached cells, one batched step for all of them (utils/widgets/stacked_decoder.py)
+        first = decoder.start(idx.to(decoder.embedding.device), len(prefix) + length)  # (M, N, V)
+        logits.update(zip(stacked, first))
+    for key, run in computed.items():
+        if key not in stacked:
+            logits[key], states[key] = _step(run, idx.to(run.device), run.start_state(n_samples))  # (N, V), on its device
     written: dict[Key, list[torch.Tensor]] = {key: [] for key in computed}
     last = time.perf_counter()
     for t in range(length):
@@ -90,8 +102,11 @@ def stream_samples(
             so_far = {key: torch.stack(ids, dim=1).tolist() for key, ids in written.items()}  # each (N, t+1)
             yield t + 1, {key: so_far[twins.get(key, key)] for key in runs}
         if t + 1 < length:  # no model run after the last token
+            if decoder is not None:
+                logits.update(zip(stacked, decoder.step(torch.stack([written[key][-1] for key in stacked]))))  # (M, N, V)
             for key, run in computed.items():
-                logits[key], states[key] = _step(run, written[key][-1][:, None], states[key])
+                if key not in stacked:
+                    logits[key], states[key] = _step(run, written[key][-1][:, None], states[key])
 
 
 def one_layer_twins(runs: dict[Key, TransformerLM]) -> dict[Key, Key]:
