@@ -8,10 +8,13 @@ figure changed (a kernel-drawn image loaded, or a browser-drawn view's data-lm-f
 - browser-side interactions (no kernel round trip: hover a token, arrow keys, head / axis
   choice, T / k / p moves): target median <= 16 ms, max <= 50 ms;
 - kernel-side ones (a new text that runs the model; the kernel-drawn widgets' main controls):
-  target median <= 100 ms, max <= 250 ms.
+  target median <= 100 ms, max <= 250 ms; and, as DEVELOPERS.md asks of targets on machines whose
+  speed moves, relative to the bare reference widget timed just before: median <= 1.48 x its
+  median, max <= 3.69 x (RELATIVE_KERNEL_TARGET: the same targets on the 2026-12-02 machine).
 
 A bare reference widget (a small FigureWidget and an IntSlider, `lm-demo-widget`) runs side by
-side to show the cost of the machinery itself. Waits follow the notebooks' real run time: the
+side to show the cost of the machinery itself; it is timed first and again before each
+notebook's widgets. Waits follow the notebooks' real run time: the
 run gets --run-timeout seconds (default 900) with a progress line every 15 s, and a widget then
 gets twice the measured run time (at least 60 s) to appear. The notebooks run side by side, and
 no widget is timed before every run has ended (a kernel still training would load the machine). The rows of the mask and positional
@@ -59,6 +62,10 @@ from tests.browser.lab import (  # noqa: E402
 )
 
 TARGETS = {"browser": (16.0, 50.0), "kernel": (100.0, 250.0)}  # (median, max) ms
+# The kernel target as multiples of the reference widget's median timed just before (DEVELOPERS.md: targets are
+# ratios to a reference measured in the same run): 100 and 250 ms over the 67.7 ms the reference took in the run
+# of 2026-12-02 15:38, in which every row met the targets in ms.
+RELATIVE_KERNEL_TARGET = (round(100.0 / 67.7, 2), round(250.0 / 67.7, 2))  # (median, max) x the reference's median
 OTHER_ROWS = Path(__file__).resolve().parent / "widget_latency_rows_mask_positional.py"
 OTHER_WIDGETS = ("lm-mask-widget", "lm-positional-widget")
 
@@ -112,19 +119,46 @@ def row(widget: str, interaction: str, side: str, times: list[float], notebook: 
 
 
 def over_reference(rows: list[dict], reference_class: str) -> float | None:
-    """Add to each kernel-side row its median minus the bare reference widget's, timed in the same run; that median.
+    """Compare each kernel-side row with the bare reference widget timed last before it; the reference's median.
 
-    The machine's speed moves from day to day (the reference's median: 64.7 ms on 2026-12-02, 125.5 on 12-03). The
-    reference is the widget machinery alone (a slider driving a small figure, no course code), so a row's figure says
-    what the widget adds to it; a negative one, that the widget's own path is lighter than that machinery.
+    The machine's speed moves from day to day and within minutes (the reference's median: 64.7 ms on 2026-12-02,
+    98-154 ms in five runs within an hour on 12-03), so the reference is timed again before each notebook's widgets.
+    It is the widget machinery alone (a slider driving a small figure, no course code). Each kernel row gets
+    `reference_median_ms`; `over_reference_ms`, what the widget adds to that machinery (negative: its own path is
+    lighter); and `meets_relative_target`: median and max within RELATIVE_KERNEL_TARGET times the reference's median.
+    Returns the median of the reference's medians, or None if it was never timed.
     """
-    medians = [r["median_ms"] for r in rows if r["widget"] == reference_class]
-    if not medians:
-        return None
+    medians, current = [], None
     for item in rows:
-        if item["side"] == "kernel" and item["widget"] != reference_class:
-            item["over_reference_ms"] = round(item["median_ms"] - medians[0], 1)
-    return medians[0]
+        if item["widget"] == reference_class:
+            current = item["median_ms"]
+            medians.append(current)
+        elif item["side"] == "kernel" and current is not None:
+            most_median, most_max = (current * factor for factor in RELATIVE_KERNEL_TARGET)
+            item["reference_median_ms"] = current
+            item["over_reference_ms"] = round(item["median_ms"] - current, 1)
+            item["meets_relative_target"] = item["median_ms"] <= most_median and item["max_ms"] <= most_max
+    return round(statistics.median(medians), 1) if medians else None
+
+
+def print_row(item: dict) -> None:
+    """One row as a line of the table printed while the benchmark runs."""
+    busy = item.get("cpu_busy_share")
+    print(f"{item['widget']:24s} {item['interaction']:42s} {item['side']:7s} median {item['median_ms']:6.1f} ms"
+          f"  max {item['max_ms']:6.1f} ms  {'ok' if item['meets_target'] else 'MISSES TARGET'}"
+          f"  (load {item.get('load_average_1min')}, CPU {'?' if busy is None else f'{100 * busy:.0f}%'} busy)", flush=True)
+
+
+def time_reference(page, moves: int, interaction: str, notebook: str) -> dict:
+    """The bare reference widget's row: its slider moved `moves` times (after a warm-up) on its page."""
+    page.bring_to_front()
+    page.locator(f".{DEMO_WIDGET_CLASS}").first.scroll_into_view_if_needed()
+    cpu_before = cpu_jiffies()
+    timed_move(page, DEMO_WIDGET_CLASS)  # warm-up
+    item = row(DEMO_WIDGET_CLASS, interaction, "kernel", [timed_move(page, DEMO_WIDGET_CLASS) for _ in range(moves)], notebook)
+    item["load_average_1min"] = round(os.getloadavg()[0], 2)
+    item["cpu_busy_share"] = busy_share(cpu_before, cpu_jiffies())
+    return item
 
 
 def repeat(page, widget_class: str, actions, moves: int, timeout_s: float, **kwargs) -> list[float]:
@@ -283,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
                 if run["errors"] or run["executed"] != run["total"]:
                     print(f"{name}: run failed ({run}); skipped", flush=True)
                     continue
+                if name != demo:  # the reference again, just before this notebook's widgets
+                    rows.append(time_reference(pages[demo], args.moves, f"main control (again, before {name})", demo))
+                    print_row(rows[-1])
                 page.bring_to_front()
                 for widget_class in plan[name]:
                     try:
@@ -308,25 +345,32 @@ def main(argv: list[str] | None = None) -> int:
                         item["load_average_1min"] = load
                         item["cpu_busy_share"] = busy  # everything: the browser and kernel being timed included
                         rows.append(item)
-                        print(f"{item['widget']:24s} {item['interaction']:42s} {item['side']:7s} median {item['median_ms']:6.1f} ms"
-                              f"  max {item['max_ms']:6.1f} ms  {'ok' if item['meets_target'] else 'MISSES TARGET'}"
-                              f"  (load {load}, CPU {'?' if busy is None else f'{100 * busy:.0f}%'} busy)", flush=True)
+                        print_row(item)
                     if widget_class != DEMO_WIDGET_CLASS and args.screenshots:
                         png = page.locator(f".{widget_class}").first.screenshot()
                         path = args.screenshots / f"{Path(name).stem}.png"
                         print(f"    screenshot {path} ({save_small_png(png, path) // 1024} KiB)", flush=True)
     course = [r for r in rows if r["widget"] != DEMO_WIDGET_CLASS]
     reference = over_reference(rows, DEMO_WIDGET_CLASS)
+    most_median, most_max = RELATIVE_KERNEL_TARGET
     if reference is not None:
-        print(f"kernel rows above the bare reference widget's median ({reference:.1f} ms, this run):", flush=True)
+        print(f"kernel rows against the bare reference widget timed just before them (target: median <= {most_median} x"
+              f" its median, max <= {most_max} x):", flush=True)
         for item in course:
             if "over_reference_ms" in item:
-                print(f"  {item['widget']:24s} {item['interaction']:50s} {item['over_reference_ms']:+7.1f} ms", flush=True)
+                print(f"  {item['widget']:24s} {item['interaction']:50s} {item['over_reference_ms']:+7.1f} ms"
+                      f"  x{item['median_ms'] / item['reference_median_ms']:.2f} median, x{item['max_ms'] / item['reference_median_ms']:.2f}"
+                      f" max of {item['reference_median_ms']:.1f}  {'ok' if item['meets_relative_target'] else 'MISSES'}", flush=True)
+    kernel = [r for r in course if r["side"] == "kernel"]
     summary = {
         "rows": rows,
         "reference_median_ms": reference,
         "targets": {side: {"median_ms": m, "max_ms": x} for side, (m, x) in TARGETS.items()},
+        "relative_kernel_target": {"median_x_reference": most_median, "max_x_reference": most_max},
         "all_meet_target": bool(course) and all(r["meets_target"] for r in course),
+        # browser rows against their targets in ms; kernel rows against the reference timed just before them
+        "all_meet_relative_target": bool(course) and all(r["meets_target"] for r in course if r["side"] == "browser")
+        and bool(kernel) and all(r.get("meets_relative_target", False) for r in kernel),
         "load_average_1min": round(os.getloadavg()[0], 2),
         "cpu_count": os.cpu_count(),
         "kernel_threads": args.threads,

@@ -64,8 +64,10 @@ def mask_rows(page, moves: int = 20, prefixes: int = 8) -> list[dict]:
         box.fill(prefix)
         page.evaluate(_ARM_FIRST_TEXT_JS, MASK)
         elapsed = timed(page, MASK_FIGURE, lambda: box.press("Enter"), timeout_s=120)
+        # the page records the times itself: poll it seldom (polling every frame, or reading innerText every
+        # 50 ms, would load the CPU the samples are being written on), then check what it shows
+        page.wait_for_function("() => window.__lmSamplesDone !== null", timeout=120_000, polling=250)
         wait_for_samples(page, prefix)
-        page.wait_for_function("() => window.__lmSamplesDone !== null", timeout=120_000)
         if i:  # the first is a warm-up
             maps.append(elapsed)
             first.append(page.evaluate("() => window.__lmFirstText - window.__lmPrefixStart"))

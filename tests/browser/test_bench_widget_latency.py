@@ -64,11 +64,23 @@ def test_settle_returns_once_the_cpu_is_quiet_or_the_time_is_up(bench, monkeypat
     assert bench.settle(max_s=-1) == 0.9  # no time left: the last share, still busy
 
 
-def test_kernel_rows_get_their_median_above_the_reference_of_the_same_run(bench):
-    rows = [bench.row("lm-demo-widget", "main control", "kernel", [120.0, 125.0, 130.0], "demo.ipynb"),
-            bench.row("lm-mask-widget", "samples complete", "kernel", [160.0, 170.0, 300.0], "08.ipynb"),
-            bench.row("lm-mask-widget", "click", "browser", [10.0, 12.0, 14.0], "08.ipynb")]
-    assert bench.over_reference(rows, "lm-demo-widget") == 125.0
-    assert rows[1]["over_reference_ms"] == 45.0
-    assert "over_reference_ms" not in rows[0] and "over_reference_ms" not in rows[2]  # the reference; a browser row
-    assert bench.over_reference(rows[1:], "lm-demo-widget") is None  # no reference timed: nothing to subtract
+def test_kernel_rows_are_compared_with_the_reference_timed_just_before_them(bench):
+    demo, mask = "lm-demo-widget", "lm-mask-widget"
+    rows = [bench.row(demo, "main control", "kernel", [120.0, 125.0, 130.0], "demo.ipynb"),
+            bench.row(mask, "samples complete", "kernel", [160.0, 170.0, 300.0], "08.ipynb"),
+            bench.row(mask, "click", "browser", [10.0, 12.0, 14.0], "08.ipynb"),
+            bench.row(demo, "main control (again)", "kernel", [60.0, 70.0, 80.0], "demo.ipynb"),
+            bench.row(mask, "maps", "kernel", [100.0, 110.0, 120.0], "06.ipynb")]
+    assert bench.over_reference(rows, demo) == 97.5  # the median of the two references' medians
+    assert (rows[1]["reference_median_ms"], rows[1]["over_reference_ms"]) == (125.0, 45.0)
+    assert (rows[4]["reference_median_ms"], rows[4]["over_reference_ms"]) == (70.0, 40.0), "the reference just before"
+    assert rows[1]["meets_relative_target"] is True, "170 <= 1.48 x 125 and 300 <= 3.69 x 125"
+    assert rows[4]["meets_relative_target"] is False, "110 ms is more than 1.48 x 70 ms"
+    assert not any(key in rows[i] for i in (0, 2, 3) for key in ("over_reference_ms", "meets_relative_target"))
+    assert bench.over_reference(rows[1:3], demo) is None  # no reference timed before: nothing to compare with
+    assert "over_reference_ms" not in bench.row(mask, "x", "kernel", [1.0], "08.ipynb")
+
+
+def test_the_relative_target_is_the_target_in_ms_on_the_day_every_row_met_it(bench):
+    assert bench.RELATIVE_KERNEL_TARGET == (round(100.0 / 67.7, 2), round(250.0 / 67.7, 2))
+    assert bench.TARGETS["kernel"] == (100.0, 250.0)
