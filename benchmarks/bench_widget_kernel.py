@@ -195,7 +195,7 @@ def mask_prefix_changes(count: int, n_layer: int = 2, d_model: int = 64) -> dict
         widget.stack = i % 2 == 0
         marks.clear()
         start = clocks()
-        widget.prefix = f"The {words[i % len(words)]} {i} "
+        widget.prefix = f"The {words[(i // 2) % len(words)]} {i} "  # both paths get the same words
         marks["complete"] = clocks()
         for stage in stages[:3] if widget.stack else [BASELINE]:
             mark = marks["complete" if stage == BASELINE else stage]

@@ -8,8 +8,8 @@ figure changed (a kernel-drawn image loaded, or a browser-drawn view's data-lm-f
 - browser-side interactions (no kernel round trip: hover a token, arrow keys, head / axis
   choice, T / k / p moves): target median <= 16 ms, max <= 50 ms;
 - kernel-side ones (a new text that runs the model; the kernel-drawn widgets' main controls):
-  target median <= 100 ms, max <= 250 ms; and, as DEVELOPERS.md asks of targets on machines whose
-  speed moves, relative to the bare reference widget timed just before: median <= 1.48 x its
+  target median <= 100 ms, max <= 250 ms; and, as the developers' guide asks of targets on machines
+  whose speed moves, relative to the bare reference widget timed just before: median <= 1.48 x its
   median, max <= 3.69 x (RELATIVE_KERNEL_TARGET: the same targets on the 2026-12-02 machine).
 
 A bare reference widget (a small FigureWidget and an IntSlider, `lm-demo-widget`) runs side by
@@ -62,8 +62,8 @@ from tests.browser.lab import (  # noqa: E402
 )
 
 TARGETS = {"browser": (16.0, 50.0), "kernel": (100.0, 250.0)}  # (median, max) ms
-# The kernel target as multiples of the reference widget's median timed just before (DEVELOPERS.md: targets are
-# ratios to a reference measured in the same run): 100 and 250 ms over the 67.7 ms the reference took in the run
+# The kernel target as multiples of the reference widget's median timed just before (the developers' guide: targets
+# are ratios to a reference measured in the same run, the machines' speed moves by up to 1.8x): 100 and 250 ms over the 67.7 ms the reference took in the run
 # of 2026-12-02 15:38, in which every row met the targets in ms.
 RELATIVE_KERNEL_TARGET = (round(100.0 / 67.7, 2), round(250.0 / 67.7, 2))  # (median, max) x the reference's median
 OTHER_ROWS = Path(__file__).resolve().parent / "widget_latency_rows_mask_positional.py"
@@ -139,6 +139,13 @@ def over_reference(rows: list[dict], reference_class: str) -> float | None:
             item["over_reference_ms"] = round(item["median_ms"] - current, 1)
             item["meets_relative_target"] = item["median_ms"] <= most_median and item["max_ms"] <= most_max
     return round(statistics.median(medians), 1) if medians else None
+
+
+def all_meet_relative_target(course_rows: list[dict]) -> bool:
+    """Browser rows within their targets in ms, kernel rows within the reference timed before them (over_reference)."""
+    return bool(course_rows) and all(
+        item["meets_target"] if item["side"] == "browser" else item.get("meets_relative_target", False)
+        for item in course_rows)
 
 
 def print_row(item: dict) -> None:
@@ -317,9 +324,12 @@ def main(argv: list[str] | None = None) -> int:
                 if run["errors"] or run["executed"] != run["total"]:
                     print(f"{name}: run failed ({run}); skipped", flush=True)
                     continue
-                if name != demo:  # the reference again, just before this notebook's widgets
-                    rows.append(time_reference(pages[demo], args.moves, f"main control (again, before {name})", demo))
-                    print_row(rows[-1])
+                if name != demo and any(r["widget"] == DEMO_WIDGET_CLASS for r in rows):  # the reference again
+                    try:
+                        rows.append(time_reference(pages[demo], args.moves, f"main control (again, before {name})", demo))
+                        print_row(rows[-1])
+                    except Exception as error:  # noqa: BLE001 (Playwright's): this notebook is compared with the last one
+                        print(f"timing the reference again before {name} failed: {error}", flush=True)
                 page.bring_to_front()
                 for widget_class in plan[name]:
                     try:
@@ -361,16 +371,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {item['widget']:24s} {item['interaction']:50s} {item['over_reference_ms']:+7.1f} ms"
                       f"  x{item['median_ms'] / item['reference_median_ms']:.2f} median, x{item['max_ms'] / item['reference_median_ms']:.2f}"
                       f" max of {item['reference_median_ms']:.1f}  {'ok' if item['meets_relative_target'] else 'MISSES'}", flush=True)
-    kernel = [r for r in course if r["side"] == "kernel"]
     summary = {
         "rows": rows,
         "reference_median_ms": reference,
         "targets": {side: {"median_ms": m, "max_ms": x} for side, (m, x) in TARGETS.items()},
         "relative_kernel_target": {"median_x_reference": most_median, "max_x_reference": most_max},
         "all_meet_target": bool(course) and all(r["meets_target"] for r in course),
-        # browser rows against their targets in ms; kernel rows against the reference timed just before them
-        "all_meet_relative_target": bool(course) and all(r["meets_target"] for r in course if r["side"] == "browser")
-        and bool(kernel) and all(r.get("meets_relative_target", False) for r in kernel),
+        "all_meet_relative_target": all_meet_relative_target(course),
         "load_average_1min": round(os.getloadavg()[0], 2),
         "cpu_count": os.cpu_count(),
         "kernel_threads": args.threads,

@@ -24,7 +24,8 @@ def model(seed: int, **config) -> TransformerLM:
 
 @pytest.mark.parametrize("config", [
     {}, {"n_layer": 2, "activation": "relu"}, {"positional": "none"}, {"tie_weights": True, "n_head": 4},
-], ids=["rotary", "two_layers_relu", "no_positions", "tied_four_heads"])
+    {"d_ff": 24, "rotary_base": 50.0},
+], ids=["rotary", "two_layers_relu", "no_positions", "tied_four_heads", "narrow_ffn_low_base"])
 def test_stacked_steps_give_each_models_own_logits(config):
     models = [model(seed, **config) for seed in (0, 1, 2)]
     prefix = torch.tensor([[1, 2, 3], [4, 5, 6]])  # (N=2, P=3)
@@ -73,6 +74,8 @@ def test_what_cannot_be_stacked_is_named():
     uncached = model(1)
     uncached.use_kv_cache = False
     cases["without its KV cache"] = [rotary, uncached]
+    cases["training mode"] = [rotary, model(1).train()]
+    cases["different devices or have different dtypes"] = [rotary, model(1).double()]
     for phrase, models in cases.items():
         assert phrase in (unsupported_reason(models) or ""), phrase
         with pytest.raises(ValueError, match="cannot decode together"):
@@ -91,11 +94,14 @@ def test_steps_need_a_start_and_room():
         decoder.step(torch.tensor([[1], [2]]))
     with pytest.raises(ValueError, match=r"\(2, N\) ids"):
         StackedDecoder([model(0), model(1)]).step(torch.tensor([[1]]))
+    with pytest.raises(ValueError, match="must lie in"):  # the model's own check: no id wraps around
+        decoder.step(torch.tensor([[-1], [2]]))
 
 
-def test_the_mask_grid_steps_its_cached_cells_together(monkeypatch):
+@pytest.mark.parametrize("n_layer", [1, 2])  # 2: the cells run without the mask re-run their histories beside
+def test_the_mask_grid_steps_its_cached_cells_together(monkeypatch, n_layer: int):
     """stream_samples: each cached cell's own step() runs once (its prefix), the rest is stacked; draws unchanged."""
-    pair = {"masked": model(0), "unmasked": model(1, causal=False)}
+    pair = {"masked": model(0, n_layer=n_layer), "unmasked": model(1, causal=False, n_layer=n_layer)}
     runs = cell_runs(pair)
     own_steps = []
     step = TransformerLM.step

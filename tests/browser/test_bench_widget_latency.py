@@ -81,6 +81,14 @@ def test_kernel_rows_are_compared_with_the_reference_timed_just_before_them(benc
     assert "over_reference_ms" not in bench.row(mask, "x", "kernel", [1.0], "08.ipynb")
 
 
-def test_the_relative_target_is_the_target_in_ms_on_the_day_every_row_met_it(bench):
-    assert bench.RELATIVE_KERNEL_TARGET == (round(100.0 / 67.7, 2), round(250.0 / 67.7, 2))
-    assert bench.TARGETS["kernel"] == (100.0, 250.0)
+def test_all_rows_meet_the_relative_target_only_if_each_side_meets_its_own(bench):
+    browser = bench.row("lm-attention-widget", "hover", "browser", [5.0, 6.0], "05.ipynb")
+    slow_browser = bench.row("lm-attention-widget", "hover", "browser", [5.0, 60.0], "05.ipynb")
+    kernel = {**bench.row("lm-mask-widget", "maps", "kernel", [150.0], "08.ipynb"), "meets_relative_target": True}
+    assert not kernel["meets_target"] and bench.all_meet_relative_target([browser, kernel])
+    assert bench.all_meet_relative_target([browser]), "a run with browser rows only (06, 09 alone)"
+    assert not bench.all_meet_relative_target([slow_browser, kernel]), "a browser max of 60 ms misses"
+    assert not bench.all_meet_relative_target([browser, {**kernel, "meets_relative_target": False}])
+    assert not bench.all_meet_relative_target([browser, bench.row("lm-mask-widget", "maps", "kernel", [50.0], "08")]), (
+        "a kernel row never compared with a reference has not met the relative target")
+    assert not bench.all_meet_relative_target([])

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from utils.positional import apply_rotary
 from utils.transformer import TransformerLM
@@ -36,6 +37,10 @@ def unsupported_reason(models: Sequence[TransformerLM]) -> str | None:
             return f"the models differ in shape: {model.config} against {config}"
         if not (model.config.causal and model.use_kv_cache):
             return "a model without the causal mask or without its KV cache re-runs its history: no cache to share"
+        if model.training:
+            return "a model is in training mode (its dropout would act here and not in step()): call eval() first"
+    if len({(p.device, p.dtype) for p in (next(m.parameters()) for m in models)}) > 1:
+        return "the models' weights live on different devices or have different dtypes"
     if config.positional not in SUPPORTED_POSITIONS:
         return f"positional {config.positional!r} is not covered (only {', '.join(SUPPORTED_POSITIONS)})"
     if config.norm_placement != "pre":
@@ -46,20 +51,21 @@ def unsupported_reason(models: Sequence[TransformerLM]) -> str | None:
 
 
 def _stack(tensors: list[torch.Tensor]) -> torch.Tensor:
+    """The models' copies of one weight on a new leading axis: M x (...) -> (M, ...)."""
     return torch.stack([t.detach() for t in tensors])  # (M, ...)
 
 
 class StackedDecoder:
     """M cached TransformerLMs of one config, fed one new token each per step: logits (M, N, V) per step."""
 
-    def __init__(self, models: Sequence[TransformerLM]):
+    def __init__(self, models: Sequence[TransformerLM]) -> None:
         reason = unsupported_reason(models)
         if reason:
             raise ValueError(f"these models cannot decode together: {reason}")
         self.models = list(models)
         config = self.models[0].config
-        self.M, self.H, self.D = len(self.models), config.n_head, config.d_model
-        self.d_head = self.D // self.H
+        self.n_models, self.n_head, self.d_model = len(self.models), config.n_head, config.d_model
+        self.d_head = self.d_model // self.n_head
         self.rotary = config.positional == "rotary"
         self.embedding = _stack([m.token_embedding.weight for m in self.models])  # (M, V, D)
         self.layers = [self._layer_weights(i) for i in range(config.n_layer)]
@@ -70,11 +76,11 @@ class StackedDecoder:
         self.position = 0  # positions cached so far
 
     @staticmethod
-    def _norm(norms) -> tuple[torch.Tensor, torch.Tensor, float]:
+    def _norm(norms: list[nn.LayerNorm]) -> tuple[torch.Tensor, torch.Tensor, float]:
         """A LayerNorm per model as (weight (M, 1, D), bias (M, 1, D), eps)."""
         return _stack([n.weight for n in norms])[:, None], _stack([n.bias for n in norms])[:, None], norms[0].eps
 
-    def _layer_weights(self, index: int) -> dict:
+    def _layer_weights(self, index: int) -> dict[str, object]:
         """Block `index` of every model: matrices (M, in, out), biases (M, 1, out), q, k and v side by side."""
         blocks = [m.blocks[index] for m in self.models]
         attention = [b.attention for b in blocks]
@@ -98,7 +104,7 @@ class StackedDecoder:
         logits = []
         self.keys, self.values = [], []
         for layer in range(len(self.layers)):
-            self.keys.append(prefix.new_zeros(self.M * N, self.H, capacity, self.d_head, dtype=self.embedding.dtype))
+            self.keys.append(prefix.new_zeros(self.n_models * N, self.n_head, capacity, self.d_head, dtype=self.embedding.dtype))
             self.values.append(torch.zeros_like(self.keys[-1]))
         for m, model in enumerate(self.models):
             model_logits, state = model.step(prefix, model.start_state(N))  # (N, V)
@@ -112,23 +118,24 @@ class StackedDecoder:
     @torch.no_grad()
     def step(self, new_ids: torch.Tensor) -> torch.Tensor:
         """Feed one new token per model and row, new_ids (M, N); logits of the next token (M, N, V)."""
+        self.models[0].validate_input(new_ids)  # (M, N) read as (B, T): an integer matrix of ids in the vocabulary
         M, N = new_ids.shape
-        if M != self.M or not self.keys or self.position >= self.keys[0].shape[2]:
-            raise ValueError(f"step() needs ({self.M}, N) ids after start(), within the capacity given there")
+        if M != self.n_models or not self.keys or self.position >= self.keys[0].shape[2]:
+            raise ValueError(f"step() needs ({self.n_models}, N) ids after start(), within the capacity given there")
         pos = self.position
         x = self.embedding[torch.arange(M, device=new_ids.device)[:, None], new_ids]  # (M, N, D)
         angles = self.models[0]._rotary_angles(1, pos, x.device) if self.rotary else None  # each (1, Dh/2)
         for layer, weights in enumerate(self.layers):
             h = _layer_norm(x, *weights["norm1"])  # (M, N, D)
             qkv = torch.baddbmm(weights["qkv_bias"], h, weights["qkv"])  # (M, N, 3D)
-            q, k, v = qkv.view(M * N, 3, self.H, 1, self.d_head).unbind(1)  # each (M*N, H, 1, Dh)
+            q, k, v = qkv.view(M * N, 3, self.n_head, 1, self.d_head).unbind(1)  # each (M*N, H, 1, Dh)
             if angles is not None:
                 q, k = apply_rotary(q, *angles), apply_rotary(k, *angles)  # (M*N, H, 1, Dh) each
             self.keys[layer][:, :, pos : pos + 1] = k
             self.values[layer][:, :, pos : pos + 1] = v
             attended = F.scaled_dot_product_attention(  # one query sees every cached key: no mask needed
                 q, self.keys[layer][:, :, : pos + 1], self.values[layer][:, :, : pos + 1])  # (M*N, H, 1, Dh)
-            x = x + torch.baddbmm(weights["out_bias"], attended.reshape(M, N, self.D), weights["out"])  # (M, N, D)
+            x = x + torch.baddbmm(weights["out_bias"], attended.reshape(M, N, self.d_model), weights["out"])  # (M, N, D)
             h = _layer_norm(x, *weights["norm2"])
             hidden = weights["activation"](torch.baddbmm(weights["up_bias"], h, weights["up"]))  # (M, N, F)
             x = x + torch.baddbmm(weights["down_bias"], hidden, weights["down"])  # (M, N, D)
