@@ -1,4 +1,4 @@
-"""Several TransformerLMs of one shape decoding together: one batched matrix product per layer for all of them.
+"""Several TransformerLMs of one shape decoding together: one batched matrix product per projection for all of them.
 
 The mask grid (notebook 08's widget) samples from two cached models at every keystroke. At its sizes a
 model step is some forty tiny operations, each costing more in dispatch than in arithmetic, so two models
