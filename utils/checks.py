@@ -8,6 +8,8 @@ from typing import Any
 
 import torch
 
+from utils.i18n.text import tr
+
 
 class CheckFailed(AssertionError):
     """An exercise check failed; the message tells the student what to fix."""
@@ -64,4 +66,4 @@ def check_distribution(probs: Any, name: str, atol: float = 1e-5) -> None:
 
 def checks_passed(exercise: str) -> None:
     """Say that every visible check of `exercise` passed (the last line of its test cell's visible part)."""
-    print(f"✓ {exercise}: all visible checks passed")
+    print(tr("✓ {exercise}: all visible checks passed", exercise=exercise))
