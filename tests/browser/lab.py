@@ -62,7 +62,7 @@ def browser_unavailable_reason() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "Playwright is not installed (pip install -r requirements.txt)"
+        return "Playwright is not installed (pip install -r requirements-test.txt)"
     return None
 
 
