@@ -156,6 +156,7 @@ class MessagesStatus:
     fuzzy: list[str] = field(default_factory=list)
     unsynced: list[str] = field(default_factory=list)  # in the code, not in the catalog: run `messages`
     bad_fields: list[str] = field(default_factory=list)  # the Chinese's {fields} differ from the English's
+    gone: list[str] = field(default_factory=list)  # in the catalog, no longer in the code: run `messages`
     problems: list[str] = field(default_factory=list)  # tr() calls the catalog cannot read
 
     def lines(self) -> list[str]:
@@ -165,6 +166,7 @@ class MessagesStatus:
                 + [f"{name}: fuzzy (the English changed) {text!r}" for text in self.fuzzy]
                 + [f"{name}: not in the catalog (run python -m utils.i18n messages) {text!r}" for text in self.unsynced]
                 + [f"{name}: the Chinese's {{fields}} differ from the English's {text!r}" for text in self.bad_fields]
+                + [f"{name}: no longer in the code (run python -m utils.i18n messages) {text!r}" for text in self.gone]
                 + self.problems)
 
     def summary(self) -> str:
@@ -172,7 +174,8 @@ class MessagesStatus:
         translated = self.total - len(self.untranslated) - len(self.fuzzy) - len(self.unsynced)
         return (f"code messages: {translated} of {self.total} translated, {len(self.untranslated)} untranslated, "
                 f"{len(self.fuzzy)} fuzzy, {len(self.unsynced)} not in the catalog, "
-                f"{len(self.bad_fields)} with wrong fields, {len(self.problems)} unreadable calls")
+                f"{len(self.bad_fields)} with wrong fields, {len(self.gone)} no longer in the code, "
+                f"{len(self.problems)} unreadable calls")
 
 
 def translation_fields_ok(english: str, translation: str) -> bool:
@@ -198,4 +201,5 @@ def messages_status(root: Path = ROOT) -> MessagesStatus:
             status.untranslated.append(text)
         elif not translation_fields_ok(text, entry.msgstr):
             status.bad_fields.append(text)
+    status.gone = [text for text in entries if text not in found.places]
     return status
