@@ -1,6 +1,7 @@
 """Command line of the student edition.
 
-    python -m utils.student open [NN] [--lang zh]   copy the edition into my-work/ (ignored by git) and start JupyterLab there
+    python -m utils.student open [NN] [--lang zh] [-- LAB ARGS]   copy the edition into my-work/ (ignored by git),
+                                                    start JupyterLab there (arguments after -- go to jupyter lab)
     python -m utils.student update NN [--lang zh]   put the course's newer version of NN in my-work/, keeping yours beside it
     python -m utils.student check my-work/NN_name.ipynb   grade your copy against the hidden tests (they stay hidden)
     python -m utils.student build [--check]         regenerate student/ from notebooks/ (instructors; --check: only list)
@@ -48,7 +49,6 @@ def build_parser() -> argparse.ArgumentParser:
     opening.add_argument("notebook", nargs="?", help="number or name of the notebook to open (default: the folder)")
     opening.add_argument("--lang", choices=LANGUAGES, default="en", help="en (default) or zh")
     opening.add_argument("--no-lab", action="store_true", help="only copy, do not start JupyterLab")
-    opening.add_argument("lab_args", nargs=argparse.REMAINDER, help="after --: arguments for jupyter lab")
     updating = commands.add_parser("update", help="replace your copy of a notebook by the course's newer version")
     updating.add_argument("notebook", help="number or name of the notebook")
     updating.add_argument("--lang", choices=LANGUAGES, default="en")
@@ -100,8 +100,7 @@ def open_command(args: argparse.Namespace) -> int:
             print(busy)
     if args.no_lab:
         return 0
-    lab_args = [a for a in args.lab_args if a != "--"]
-    command = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={WORK_DIR}", *lab_args]
+    command = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={WORK_DIR}", *args.lab_args]
     if target != WORK_DIR:
         command.append(str(target.relative_to(WORK_DIR)))
     try:
@@ -149,7 +148,10 @@ def build_command(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; a bad input prints one clear line and returns 2."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lab_args = argv[argv.index("--") + 1:] if "--" in argv else []  # for jupyter lab, after `--`
+    args = build_parser().parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.lab_args = lab_args
     try:
         if args.command == "open":
             return open_command(args)
