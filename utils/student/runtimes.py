@@ -107,9 +107,12 @@ def header_line(time: RunTime, machine: str, lang: str = "en") -> str:
 
 
 def machine_words(recorded: dict, lang: str = "en") -> str:
-    """Where the figures were measured, in a few words."""
-    cores = recorded["full"].get("cpu_count")
-    return f"the course's {cores}-core machine" if lang == "en" else f"课程的 {cores} 核机器"
+    """Where the figures were measured, in a few words (busy: the load average at the start reached the cores)."""
+    cores = recorded["full"].get("cpu_count") or 1
+    busy = (recorded["full"].get("load_average_1min") or [0])[0] >= cores
+    if lang == "en":
+        return f"the course's {cores}-core machine" + (" while busy with other jobs" if busy else "")
+    return f"课程的 {cores} 核机器" + ("（当时还在运行其他任务）" if busy else "")
 
 
 def replace_run_time(text: str, mark: str, sentence: str) -> str:
