@@ -126,6 +126,7 @@ def train(
     val_batches: Callable[[], Batch] | None = None,
     optimizer: torch.optim.Optimizer | None = None,
     on_step: Callable[[int, float], None] | None = None,
+    start_step: int = 0,  # resume at this step (the schedule goes on from there; utils.zoo's resumable training)
 ) -> TrainHistory:
     """Train `model` on batches from `train_batches`; return the loss curves.
 
@@ -145,7 +146,8 @@ def train(
     history = TrainHistory()
     model.train()
     start = time.perf_counter()
-    bar = tqdm(range(config.steps), desc=f"training {type(model).__name__}", disable=not config.progress)
+    bar = tqdm(range(start_step, config.steps), initial=start_step, total=config.steps,
+               desc=f"training {type(model).__name__}", disable=not config.progress)
     for step in bar:
         lr = learning_rate(step, config)
         for group in optimizer.param_groups:

@@ -28,9 +28,10 @@ from utils.checkpoint import load_checkpoint, save_checkpoint
 from utils.dataset import Dataset
 from utils.interface import LanguageModel
 from utils.ngram import NGramLM
+from utils.resumable import ResumableRun
 from utils.rnn import RNNConfig, RNNLM
 from utils.settings import fast_mode
-from utils.training import TrainConfig, train
+from utils.training import TrainConfig, make_optimizer, train
 from utils.transformer import TransformerConfig, TransformerLM
 from utils.window_mlp import WindowMLPConfig, WindowMLPLM
 
@@ -102,8 +103,11 @@ def build_model(recipe: ZooRecipe, vocab_size: int) -> LanguageModel:
     raise ValueError(f"{recipe.family!r} models are counted, not built and trained")
 
 
-def fit_model(recipe: ZooRecipe, dataset: Dataset, progress: bool = False) -> tuple[LanguageModel, dict[str, Any]]:
-    """Train (or count) the recipe's model on the dataset's training split; returns the model and what it cost."""
+def fit_model(recipe: ZooRecipe, dataset: Dataset, progress: bool = False,
+              resumable: ResumableRun | None = None) -> tuple[LanguageModel, dict[str, Any]]:
+    """Train (or count) the recipe's model on the dataset's training split; returns the model and what it cost.
+
+    With `resumable`, the run's state is saved on the way and an interrupted run is picked up where it stopped."""
     torch.manual_seed(recipe.seed)
     boundary = dataset.tokenizer.boundary_id if dataset.kind == "items" else None
     start = time.perf_counter()
@@ -120,8 +124,16 @@ def fit_model(recipe: ZooRecipe, dataset: Dataset, progress: bool = False) -> tu
         batches = batch_sampler(dataset.train, recipe.batch_size, recipe.block_size, boundary, generator)
         config = TrainConfig(steps=recipe.steps, lr=recipe.lr, warmup_steps=recipe.steps // 10, progress=progress,
                              eval_every=recipe.steps + 1)
-        history = train(model, batches, config)
-        info = {"steps": recipe.steps, "train_tokens": recipe.train_tokens, "final_train_loss": history.train_loss[-1]}
+        optimizer = make_optimizer(model, config)
+        saved = resumable.load() if resumable is not None else None
+        first = resumable.restore(saved, model, optimizer, generator) if saved is not None else 0
+        earlier_s = saved["seconds"] if saved is not None else 0.0
+        save = None if resumable is None else (lambda step, _loss: resumable.maybe_save(
+            step + 1, model, optimizer, generator, earlier_s + time.perf_counter() - start))
+        history = train(model, batches, config, optimizer=optimizer, on_step=save, start_step=first)
+        info = {"steps": recipe.steps, "train_tokens": recipe.train_tokens, "final_train_loss": history.train_loss[-1],
+                "resumed_at_step": first}
+        start -= earlier_s
     info["train_seconds"] = time.perf_counter() - start
     return model.eval(), info
 
@@ -142,8 +154,10 @@ def load_or_train(
                 return model, {**metadata, "from_cache": True, "path": str(path)}
         except ValueError:
             pass  # a truncated or foreign file: train again and replace it
-    model, info = fit_model(recipe, dataset, progress)
+    resumable = ResumableRun(path, recipe.key(dataset.name, fast))
+    model, info = fit_model(recipe, dataset, progress, resumable)
     save_checkpoint(path, model, family=family, corpus=dataset.name, fast=fast, **info)
+    resumable.clear()
     return model, {**info, "family": family, "corpus": dataset.name, "fast": fast, "from_cache": False, "path": str(path)}
 
 

@@ -19,6 +19,7 @@ import shutil
 from pathlib import Path
 from urllib.parse import unquote
 
+import nbformat
 import numpy as np
 import pytest
 import torch
@@ -480,3 +481,40 @@ def test_real_temperature_page_recomputes_the_bars_offline(site, browser, screen
         _, nucleus = shown()
         assert 0 < nucleus.n_kept < len(logits), "top-p = 0.5 cuts the tail"
         screenshot_widget(page, "lm-temperature-widget", screenshot_dir / "site_09_temperature.png")
+
+
+def test_no_built_file_holds_a_solution_or_hidden_test(site):
+    """The pages, the downloadable notebooks and the search index come from the student edition (issue 32)."""
+    from tests.test_site_student_pages import answer_leaks
+
+    out, lessons, real = site
+    assert real, "no real course notebook was built"
+    files = [p for p in out.rglob("*") if p.suffix in {".html", ".ipynb"} or p.name == "search-index.js"]
+    assert (out / "assets" / "search-index.js") in files
+    markers = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+    assert not {str(p.relative_to(out)): m for p in files for m in markers if m in p.read_text(encoding="utf-8")}
+    for name in real:  # a notebook's own answers, in its page, its download and the search index (a later
+        # notebook may teach, in the open, what an earlier one asked as an exercise: 08 builds 05's causal mask)
+        source = nbformat.read(NOTEBOOKS_DIR / name, as_version=4)
+        own = [out / Path(name).with_suffix(".html").name, out / "notebooks" / name, out / "assets" / "search-index.js"]
+        leaks = {str(p.relative_to(out)): found for p in own if (found := answer_leaks(p.read_text(encoding="utf-8"), source))}
+        assert not leaks, f"answers of {name} in the built site: {leaks}"
+
+
+@pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
+def test_search_and_lesson_list_lead_to_the_pages(site, browser):
+    out, lessons, real = site
+    page = browser.new_page()
+    try:
+        page.goto((out / "index.html").resolve().as_uri())
+        page.fill(".lm-search input", "figure formula")
+        page.wait_for_function("() => Number(document.querySelector('.lm-search-results').dataset.hits) > 0")
+        links = page.eval_on_selector_all(".lm-search-results a", "nodes => nodes.map(n => n.getAttribute('href'))")
+        assert "02_figure.html" in links, links
+        page.goto((out / lessons[0].page).resolve().as_uri())
+        listed = page.eval_on_selector_all(".lm-toc a", "nodes => nodes.map(n => n.getAttribute('href'))")
+        assert listed == [lesson.page for lesson in lessons[1:]], "the lesson list must name every other page"
+        page.fill(".lm-search input", "zzzz-no-such-word")
+        page.wait_for_function("() => document.querySelector('.lm-search-results').dataset.hits === '0'")
+    finally:
+        page.close()

@@ -5,7 +5,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from utils.site.build import build_site, course_notebooks
+from utils.site.build import DEFAULT_NOTEBOOKS_DIR, build_site, course_notebooks
+from utils.student.layout import resolve_name
+
+
+def course_notebook(name: Path, folder: Path = DEFAULT_NOTEBOOKS_DIR) -> Path:
+    """A notebook given on the command line: a path, or a bare name, stem or number ("01") in `folder`."""
+    if name.exists() or name.parent != Path("."):
+        return name  # a path (build_site says clearly when it does not exist)
+    try:
+        return folder / resolve_name(str(name), "en", folder)
+    except ValueError:
+        return name
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("notebooks", nargs="*", type=Path, help="only these notebooks (default: all, in course order)")
     args = parser.parse_args(argv)
     if args.notebooks:
-        notebooks = args.notebooks
+        folder = args.notebooks_dir or DEFAULT_NOTEBOOKS_DIR
+        notebooks = [course_notebook(name, folder) for name in args.notebooks]
     elif args.notebooks_dir is not None:
         notebooks = course_notebooks(args.notebooks_dir)
     else:

@@ -23,6 +23,8 @@ import nbformat
 
 from utils.site.languages import LANG, add_switch, chinese_notebook_path, chinese_version, write_chinese_index
 from utils.site.lessons import DEFAULT_LESSONS_DIR, lesson_path, render_lesson
+from utils.site.navigation import add_search, page_text, site_nav, write_search_assets
+from utils.site.student_pages import student_page
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 VENDOR_DIR = PACKAGE_DIR / "vendor"
@@ -101,12 +103,14 @@ NAV_LABELS = {"en": {"nav_all": "&larr; All lessons", "nav_previous": "previous"
 
 
 def export_html(notebook: nbformat.NotebookNode, previous_page: str | None, next_page: str | None,
-                lang: str = "en") -> str:
-    """The notebook as a standalone HTML page whose scripts come from ./vendor (see templates/course)."""
+                lang: str = "en", nav: str = "") -> str:
+    """The notebook as a standalone HTML page whose scripts come from ./vendor (see templates/course);
+    `nav` (HTML: the lesson list and the search, utils.site.navigation) goes under the top links."""
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(template_name="course", extra_template_basedirs=[str(TEMPLATE_DIR)])
-    resources = {"vendor_url": "vendor", "previous_page": previous_page, "next_page": next_page, **NAV_LABELS[lang]}
+    resources = {"vendor_url": "vendor", "previous_page": previous_page, "next_page": next_page, "site_nav": nav,
+                 **NAV_LABELS[lang]}
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
     return body
 
@@ -155,6 +159,17 @@ running kernel are disabled and say so. Open a notebook in JupyterLab to use the
     return index
 
 
+def _write_student_copy(shown: nbformat.NotebookNode, target: Path) -> None:
+    """The page's notebook as students download it: the student edition, outputs cleared."""
+    notebook = nbformat.from_dict(shown)
+    notebook = nbformat.reads(nbformat.writes(notebook), as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    notebook.metadata.pop("widgets", None)
+    target.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
+
+
 def build_site(
     out: Path,
     notebooks: Iterable[Path] | None = None,
@@ -180,6 +195,12 @@ def build_site(
     pages = [path.with_suffix(".html").name for path in paths]
     lessons = []
     zh_out, zh_rows = out / LANG, []  # the Chinese pages, for notebooks that have notebooks/zh/<name>
+    has_chinese = [chinese and chinese_notebook_path(path).is_file() for path in paths]
+    contents = {"en": [(page, notebook_title(nbformat.read(path, as_version=4), path.stem))
+                       for page, path in zip(pages, paths)],
+                LANG: [(page, notebook_title(nbformat.read(chinese_notebook_path(path), as_version=4), path.stem))
+                       for page, path, zh in zip(pages, paths, has_chinese) if zh]}
+    searched = []  # the search index: one entry per page, both languages
     with tempfile.TemporaryDirectory(prefix="lm-site-") as tmp:
         workdir = Path(tmp)  # notebooks run in a scratch folder: whatever they write stays out of the repo
         for index, path in enumerate(paths):
@@ -188,21 +209,28 @@ def build_site(
             executed = execute_notebook(path, workdir, fast=fast, timeout_s=timeout_s)
             previous_page = pages[index - 1] if index > 0 else None
             next_page = pages[index + 1] if index + 1 < len(paths) else None
-            page = export_html(executed, previous_page, next_page)
+            shown = student_page(nbformat.read(path, as_version=4), executed, path.name)  # no answers
+            page = export_html(shown, previous_page, next_page, nav=site_nav(contents["en"], pages[index], "en", ""))
+            searched.append({"url": pages[index], "title": contents["en"][index][1], "lang": "en",
+                             "text": page_text(shown)})
             chinese_path = chinese_notebook_path(path)
-            if chinese and chinese_path.is_file():
+            if has_chinese[index]:
                 if not zh_rows:  # the first Chinese page: its folder, scripts and notebooks
                     copy_vendor(zh_out)
                     (zh_out / "notebooks").mkdir(exist_ok=True)
-                chinese_executed = chinese_version(executed, chinese_path)
+                chinese_shown = student_page(nbformat.read(chinese_path, as_version=4),
+                                             chinese_version(executed, chinese_path), chinese_path.name)
+                chinese_nav = site_nav(contents[LANG], pages[index], LANG, "../")
                 (zh_out / pages[index]).write_text(
-                    add_switch(export_html(chinese_executed, previous_page, next_page, lang="zh"),
+                    add_switch(export_html(chinese_shown, previous_page, next_page, lang="zh", nav=chinese_nav),
                                f"../{pages[index]}", "English"), encoding="utf-8")
-                shutil.copy2(chinese_path, zh_out / "notebooks" / path.name)
-                zh_rows.append([notebook_title(chinese_executed, path.stem), pages[index], None, path.name])
+                searched.append({"url": f"{LANG}/{pages[index]}", "title": notebook_title(chinese_shown, path.stem),
+                                 "lang": LANG, "text": page_text(chinese_shown)})
+                _write_student_copy(chinese_shown, zh_out / "notebooks" / path.name)
+                zh_rows.append([notebook_title(chinese_shown, path.stem), pages[index], None, path.name])
                 page = add_switch(page, f"zh/{pages[index]}", "中文")
             (out / pages[index]).write_text(page, encoding="utf-8")
-            shutil.copy2(path, out / "notebooks" / path.name)
+            _write_student_copy(shown, out / "notebooks" / path.name)
             seconds = time.perf_counter() - start
             number = path.name[:2]
             lessons.append(Lesson(number, notebook_title(executed, path.stem), path, pages[index], seconds))
@@ -222,9 +250,12 @@ def build_site(
                 row[2] = lesson.lesson_page
                 page = add_switch(page, f"zh/{lesson.lesson_page}", "中文")
             (out / lesson.lesson_page).write_text(page, encoding="utf-8")
+    write_search_assets(out, searched)
     index = write_index(out, lessons, fast)
+    index.write_text(add_search(index.read_text(encoding="utf-8"), "en", ""), encoding="utf-8")
     if zh_rows:
-        write_chinese_index(zh_out, [tuple(row) for row in zh_rows], fast)
+        chinese_index = write_chinese_index(zh_out, [tuple(row) for row in zh_rows], fast)
+        chinese_index.write_text(add_search(chinese_index.read_text(encoding="utf-8"), LANG, "../"), encoding="utf-8")
         index.write_text(add_switch(index.read_text(encoding="utf-8"), "zh/index.html", "中文"), encoding="utf-8")
         log(f"site: {zh_out / 'index.html'} ({len(zh_rows)} Chinese lessons)")
     log(f"site: {out / 'index.html'} ({len(lessons)} lessons)")

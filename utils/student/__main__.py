@@ -1,9 +1,11 @@
 """Command line of the student edition.
 
-    python -m utils.student open [NN] [--lang zh]   copy the edition into my-work/ (ignored by git) and start JupyterLab there
+    python -m utils.student open [NN] [--lang zh] [-- LAB ARGS]   copy the edition into my-work/ (ignored by git),
+                                                    start JupyterLab there (arguments after -- go to jupyter lab)
     python -m utils.student update NN [--lang zh]   put the course's newer version of NN in my-work/, keeping yours beside it
     python -m utils.student check my-work/NN_name.ipynb   grade your copy against the hidden tests (they stay hidden)
     python -m utils.student build [--check]         regenerate student/ from notebooks/ (instructors; --check: only list)
+    python -m utils.student runtimes [--check]      write the recorded benchmark's run times into the headers and READMEs
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def _relative(path: Path) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with the four subcommands."""
+    """The argument parser with the five subcommands."""
     parser = argparse.ArgumentParser(prog="python -m utils.student", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -47,7 +49,6 @@ def build_parser() -> argparse.ArgumentParser:
     opening.add_argument("notebook", nargs="?", help="number or name of the notebook to open (default: the folder)")
     opening.add_argument("--lang", choices=LANGUAGES, default="en", help="en (default) or zh")
     opening.add_argument("--no-lab", action="store_true", help="only copy, do not start JupyterLab")
-    opening.add_argument("lab_args", nargs=argparse.REMAINDER, help="after --: arguments for jupyter lab")
     updating = commands.add_parser("update", help="replace your copy of a notebook by the course's newer version")
     updating.add_argument("notebook", help="number or name of the notebook")
     updating.add_argument("--lang", choices=LANGUAGES, default="en")
@@ -59,7 +60,27 @@ def build_parser() -> argparse.ArgumentParser:
                           help="run it in bubblewrap: auto (when it works here; default), required, off")
     building = commands.add_parser("build", help="regenerate student/ from the instructors' notebooks")
     building.add_argument("--check", action="store_true", help="only list the out-of-date files; exit 1 if any")
+    timing = commands.add_parser("runtimes", help="write the recorded run times (benchmarks/recorded/) into the "
+                                                 "notebooks' headers, the READMEs and student/")
+    timing.add_argument("--check", action="store_true", help="only list what differs; exit 1 if anything does")
     return parser
+
+
+def thread_setting(environ: dict[str, str]) -> tuple[dict[str, str], str | None]:
+    """The environment for JupyterLab's kernels: one torch thread each when every core is already busy.
+
+    PyTorch starts one thread per core; when other processes keep the cores busy, those threads wait for each
+    other (benchmarks/bench_zoo_threads.py: notebook 09's Transformer took 15.3 s per step with two threads and
+    1.5 s with one on the 2-core course machine at a load of 10-12)."""
+    if "OMP_NUM_THREADS" in environ or not hasattr(os, "getloadavg"):
+        return environ, None
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    if load < cores:
+        return environ, None
+    message = tr("this machine is busy (load {load:.1f} on {cores} cores): the notebooks will use one thread each "
+                 "(OMP_NUM_THREADS=1), which is much faster on a busy machine; set OMP_NUM_THREADS to choose",
+                 load=load, cores=cores)
+    return {**environ, "OMP_NUM_THREADS": "1"}, message
 
 
 def open_command(args: argparse.Namespace) -> int:
@@ -74,14 +95,16 @@ def open_command(args: argparse.Namespace) -> int:
             target = target / resolve_name(args.notebook, args.lang, EDITION_DIR)
         print(tr("your copies are in {folder} (git ignores it: `git pull` brings course updates)",
                  folder=_relative(WORK_DIR)))
+        environ, busy = thread_setting(dict(os.environ))
+        if busy:
+            print(busy)
     if args.no_lab:
         return 0
-    lab_args = [a for a in args.lab_args if a != "--"]
-    command = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={WORK_DIR}", *lab_args]
+    command = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={WORK_DIR}", *args.lab_args]
     if target != WORK_DIR:
         command.append(str(target.relative_to(WORK_DIR)))
     try:
-        return subprocess.call(command, cwd=WORK_DIR)
+        return subprocess.call(command, cwd=WORK_DIR, env=environ)
     except KeyboardInterrupt:
         return 0
 
@@ -125,7 +148,10 @@ def build_command(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; a bad input prints one clear line and returns 2."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lab_args = argv[argv.index("--") + 1:] if "--" in argv else []  # for jupyter lab, after `--`
+    args = build_parser().parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.lab_args = lab_args
     try:
         if args.command == "open":
             return open_command(args)
@@ -140,6 +166,18 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "check":
             return check_command(args)
+        if args.command == "runtimes":
+            from utils.student.runtimes import differences, write_run_times
+
+            lines = differences() if args.check else write_run_times()
+            for line in lines:
+                print(line)
+            if args.check:
+                print(f"{len(lines)} place(s) differ from the recorded benchmark"
+                      + (": run `python -m utils.student runtimes`" if lines else ""))
+                return 1 if lines else 0
+            print(f"run times written: {len(lines)} file(s) changed")
+            return 0
         return build_command(args)
     except (SourceError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
