@@ -29,11 +29,12 @@ CASES: dict[str, tuple[dict[str, str], list[str], dict[str, str]]] = {
     # name: ({grade_id: new solution source}, [cells added after the set-up], {grade_id: expected feedback regex})
     "direct": ({EX1: "from utils.sampling import softmax_with_temperature\n"
                      "def temperature_softmax(logits, T):\n    return softmax_with_temperature(logits, T)"},
-               [], {EX1: rf"^failed: temperature_softmax calls {REF1}, the function this exercise asks you to write"}),
+               [], {EX1: rf"^failed: Exercise 1 \(softmax with temperature\) asks you to write this yourself; "
+                        rf"temperature_softmax calls {REF1}, which scores 0 \(while the tests ran\)$"}),
     "alias": ({EX1: "from utils.sampling import softmax_with_temperature as sw\n"
                     "def temperature_softmax(logits, T):\n    return sw(logits, T)"}, [], {EX1: rf"calls {REF1}"}),
     "module_access": ({EX2: "import utils.sampling as s\ndef keep_top_k(logits, k):\n    return s.top_k_filter(logits, k)"},
-                      [], {EX1: "^passed$", EX2: rf"^failed: keep_top_k calls {REF2}"}),
+                      [], {EX1: "^passed$", EX2: rf"^failed: Exercise 2 \(keep the top k\) asks you to write this yourself; keep_top_k calls {REF2}"}),
     "getattr": ({EX1: "import importlib\ndef temperature_softmax(logits, T):\n"
                       "    f = getattr(importlib.import_module('utils.' + 'sampling'), 'softmax_with_' + 'temperature')\n"
                       "    return f(logits, T)"}, [], {EX1: rf"calls {REF1}"}),

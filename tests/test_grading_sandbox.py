@@ -5,6 +5,10 @@ worked would show: its "canary" cell makes an exercise fail with a message namin
 a file appears where it must not, the listener on 127.0.0.1 gets a connection, or a process of a
 sandbox uid is still alive afterwards. Fork bomb: the process limit was first checked with a
 bounded loop (2000 forks tried, 255 succeeded under the limit of 256, no process left afterwards).
+
+The tests that need a working bubblewrap skip without one, saying why, unless $LM_REQUIRE_SANDBOX=1
+(.ci/run sets it): then they fail. Without a working sandbox `grade` refuses (tested here with bwrap
+absent and with a bwrap that exits 1), unless `--sandbox off`.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import csv
 import os
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -39,7 +45,21 @@ EX1, EX2, EX3 = "ex1_temperature_softmax", "ex2_keep_top_k", "ex3_uniform_perple
 POINTS = {EX1: 2, EX2: 3, EX3: 1}
 
 WORKS, WHY = bwrap.bwrap_works()
-needs_bwrap = pytest.mark.skipif(not WORKS, reason=f"no working bubblewrap here: {WHY}")
+REQUIRED = os.environ.get("LM_REQUIRE_SANDBOX") == "1"
+
+
+def require_sandbox() -> None:
+    """Skip without a working bubblewrap (saying why); fail instead under LM_REQUIRE_SANDBOX=1 (CI)."""
+    if not WORKS:
+        message = f"no working bubblewrap here: {WHY}"
+        if REQUIRED:
+            pytest.fail(f"LM_REQUIRE_SANDBOX=1 but the sandbox tests cannot run: {message}")
+        pytest.skip(message)
+
+
+@pytest.fixture
+def needs_bwrap() -> None:
+    require_sandbox()
 
 # A canary: uniform_perplexity fails with the list of what got through, so a leak shows in the grade book.
 CANARY = ("def uniform_perplexity(V):\n"
@@ -226,8 +246,7 @@ EXPECTED = {
 @pytest.fixture(scope="module")
 def sandboxed_run(tmp_path_factory):
     """Every attack submitted by its own student, graded in the sandbox in one run (two helpers)."""
-    if not WORKS:
-        pytest.skip(f"no working bubblewrap here: {WHY}")
+    require_sandbox()
     root = tmp_path_factory.mktemp("sandboxed")
     submissions, out = root / "submissions", root / "out"
     course = Path(__file__).resolve().parents[1]
@@ -313,8 +332,7 @@ def _job(extra: str) -> dict:
     return plan_submission(source, source, load_sources([SOURCE])[0].exercises).job()
 
 
-@needs_bwrap
-def test_nothing_survives_a_job_and_the_helper_keeps_serving() -> None:
+def test_nothing_survives_a_job_and_the_helper_keeps_serving(needs_bwrap) -> None:
     """After each job every process of the submission is gone, while the helper (outside its uid) lives on."""
     daemon = ("import os, time\n"
               "if os.fork() == 0:\n"
@@ -329,18 +347,75 @@ def test_nothing_survives_a_job_and_the_helper_keeps_serving() -> None:
         assert helper._process.poll() is None, "the same helper served both jobs"
 
 
-def test_without_bwrap_auto_says_so_once_and_required_refuses(monkeypatch, capsys, tmp_path) -> None:
-    monkeypatch.setattr(bwrap, "bwrap_executable", lambda: None)
-    assert bwrap.choose_sandbox("auto") is False
+def _fake_bwrap(folder: Path) -> Path:
+    """A `bwrap` that exits 1 with a complaint, as on a machine that forbids user namespaces."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fake = folder / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    return folder
+
+
+@pytest.mark.parametrize("machine", ["bwrap absent", "bwrap exits 1"])
+def test_without_a_working_sandbox_grade_refuses_and_says_how_to_get_one(machine, monkeypatch, capsys, tmp_path):
+    bin_folder = _fake_bwrap(tmp_path / "bin")
+    if machine == "bwrap absent":
+        (bin_folder / "bwrap").unlink()
+    monkeypatch.setenv("PATH", str(bin_folder))
+    why = "bubblewrap (bwrap) is not installed" if machine == "bwrap absent" else "No permissions to create new namespace"
+    works, reason = bwrap.bwrap_works()
+    assert not works and why in reason, reason
+    for mode in ("required", "auto"):
+        with pytest.raises(bwrap.SandboxUnavailable) as refused:
+            bwrap.choose_sandbox(mode)
+        message = str(refused.value)
+        for part in (why, "nothing was graded", "apt-get install bubblewrap", "container", "--sandbox off",
+                     "at your own risk"):
+            assert part in message, (mode, part, message)
+    submissions = tmp_path / "subs"
+    (submissions / "alice").mkdir(parents=True)
+    nbformat.write(nbformat.read(SOURCE, as_version=4), submissions / "alice" / NAME)
+    out = tmp_path / "out"
+    for extra in ([], ["--sandbox", "auto"], ["--sandbox", "required"]):
+        code = cli(["grade", str(submissions), "--source", str(SOURCE.parent), "--out", str(out), *extra])
+        err = capsys.readouterr().err
+        assert code == 2 and err.startswith("error: no working sandbox here (") and "--sandbox off" in err, err
+        assert not out.exists(), "nothing graded, nothing written"
+
+
+def test_the_cli_refuses_in_a_fresh_process_with_a_bwrap_that_exits_1(tmp_path) -> None:
+    """The real command, its PATH holding only a failing bwrap: exit 2, the reason, nothing written."""
+    submissions, out = tmp_path / "subs", tmp_path / "out"
+    (submissions / "alice").mkdir(parents=True)
+    nbformat.write(nbformat.read(SOURCE, as_version=4), submissions / "alice" / NAME)
+    env = {**os.environ, "PATH": str(_fake_bwrap(tmp_path / "bin"))}
+    done = subprocess.run([sys.executable, "-m", "utils.grading", "grade", str(submissions), "--source",
+                           str(SOURCE.parent), "--out", str(out)], env=env, capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "error: no working sandbox here" in done.stderr and "exits with code 1" in done.stderr, done.stderr
+    assert "No permissions to create new namespace" in done.stderr and not out.exists()
+
+
+def test_sandbox_off_grades_without_one_and_says_so(monkeypatch, capsys, tmp_path) -> None:
+    monkeypatch.setenv("PATH", str(_fake_bwrap(tmp_path / "bin")))
+    assert bwrap.choose_sandbox("off") is False
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "grading WITHOUT a sandbox" in err and "apt-get install bubblewrap" in err
-    with pytest.raises(bwrap.SandboxUnavailable, match="--sandbox required, but bubblewrap"):
-        bwrap.choose_sandbox("required")
-    (tmp_path / "subs" / "alice").mkdir(parents=True)
-    code = cli(["grade", str(tmp_path / "subs"), "--source", str(SOURCE.parent), "--out", str(tmp_path / "out"),
-                "--sandbox", "required"])
-    assert code == 2 and "error: --sandbox required, but bubblewrap (bwrap) is not installed" in capsys.readouterr().err
-    assert not (tmp_path / "out").exists(), "nothing graded, nothing written"
+    assert err.count("\n") == 1 and "grading WITHOUT a sandbox (--sandbox off)" in err
+
+
+def test_lm_require_sandbox_turns_the_skip_into_a_failure(tmp_path) -> None:
+    """Under LM_REQUIRE_SANDBOX=1 a machine without bwrap fails the sandbox tests; without it they skip."""
+    test = "tests/test_grading_sandbox.py::test_nothing_survives_a_job_and_the_helper_keeps_serving"
+    outcomes = {}
+    for required in ("1", "0"):
+        env = {**os.environ, "PATH": str(_fake_bwrap(tmp_path / "bin")), "LM_REQUIRE_SANDBOX": required}
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", test],
+                              env=env, capture_output=True, text=True, timeout=600,
+                              cwd=Path(__file__).resolve().parents[1])
+        outcomes[required] = (done.returncode, done.stdout[-1500:])
+    assert outcomes["1"][0] != 0 and "LM_REQUIRE_SANDBOX=1 but the sandbox tests cannot run" in outcomes["1"][1], outcomes
+    assert outcomes["0"][0] == 0 and "1 skipped" in outcomes["0"][1], outcomes
 
 
 def test_mount_plan_hides_secrets_and_reopens_what_python_needs(tmp_path) -> None:

@@ -1,9 +1,11 @@
 """Every exercise tells wrong answers apart: graded by the real `python -m utils.grading grade`, row by row.
 
-For each file tests/wrong_answers/wNN_*.py one grading run grades all of its students (see
+For each file tests/wrong_answers/wNN_*.py one grading run per tier grades its students (see
 tests/wrong_answers/harness.py): the solution gets full marks, the released stub 0, each wrong
 answer less than full (the ones marked `visible` stopped by the visible checks with the given
-message), each delegation to the reference 0 with the denied function named.
+message), each delegation to the reference 0 with the denied function named, each other right
+answer full marks. The default tier grades the solution, the stub, the first wrong and right answer
+of every exercise and every delegation; `pytest -m slow` grades the other wrong and right answers.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tests.wrong_answers.harness import (
     course_exercises,
     deny_list,
     grade_with_cli,
+    is_slow,
     plan_students,
     row_problem,
     wrong_answer_files,
@@ -42,33 +45,45 @@ def _plan(notebook: str) -> tuple[dict, list[Expected]] | Exception:
 
 PLANS = {notebook: _plan(notebook) for notebook in GRADED}
 BUILT = [nb for nb, plan in PLANS.items() if not isinstance(plan, Exception)]
-ROWS = [(notebook, expected) for notebook in BUILT for expected in PLANS[notebook][1]]
+ROWS = [pytest.param(notebook, expected, marks=[pytest.mark.slow] if expected.slow else [],
+                     id=f"{notebook.split('_')[0]}-{expected.label}")
+        for notebook in BUILT for expected in PLANS[notebook][1]]
+TIERS = [pytest.param(notebook, slow, marks=[pytest.mark.slow] if slow else [],
+                      id=f"{notebook.split('_')[0]}-{'slow' if slow else 'default'}")
+         for notebook in BUILT for slow in (False, True) if any(is_slow(s) == slow for s in PLANS[notebook][0])]
 
 
 def _short(notebook: str) -> str:
     return notebook.split("_")[0]
 
 
+def _students(notebook: str, slow: bool) -> dict:
+    """The notebook's students of one tier."""
+    return {name: nb for name, nb in PLANS[notebook][0].items() if is_slow(name) == slow}
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    """A function notebook -> (grade-book rows by (student, grade_id), seconds); each notebook graded once."""
-    cache: dict[str, tuple[dict, float] | Exception] = {}
+    """A function (notebook, slow) -> (grade-book rows by (student, grade_id), seconds); each tier graded once."""
+    cache: dict[tuple[str, bool], tuple[dict, float] | Exception] = {}
 
-    def get(notebook: str) -> tuple[dict, float]:
-        if notebook not in cache:
-            root = tmp_path_factory.mktemp(f"wrong_answers_{_short(notebook)}")
-            students = PLANS[notebook][0]
+    def get(notebook: str, slow: bool = False) -> tuple[dict, float]:
+        key = (notebook, slow)
+        if key not in cache:
+            tier = "slow" if slow else "default"
+            root = tmp_path_factory.mktemp(f"wrong_answers_{_short(notebook)}_{tier}")
+            students = _students(notebook, slow)
             write_students(students, notebook, root / "submissions")
             try:
                 rows, seconds = grade_with_cli(root / "submissions", notebook, root / "out", root)
             except Exception as error:  # noqa: BLE001 - remembered, so a failed run is not repeated for every row
-                cache[notebook] = error
+                cache[key] = error
             else:
-                cache[notebook] = ({(row["student"], row["grade_id"]): row for row in rows}, seconds)
-                print(f"graded {notebook}: {len(students)} students in {seconds:.1f} s")  # see -s or -rA
-        if isinstance(cache[notebook], Exception):
-            raise cache[notebook]
-        return cache[notebook]
+                cache[key] = ({(row["student"], row["grade_id"]): row for row in rows}, seconds)
+                print(f"graded {notebook} ({tier} tier): {len(students)} students in {seconds:.1f} s")  # see -s or -rA
+        if isinstance(cache[key], Exception):
+            raise cache[key]
+        return cache[key]
 
     return get
 
@@ -85,7 +100,7 @@ def test_every_named_cell_is_a_solution_cell(notebook: str) -> None:
 
     solution_ids = {grade_id(cell) for cell in source_notebook(notebook).cells if is_solution(cell)}
     spec = BY_NOTEBOOK[notebook]
-    unknown = sorted((set(spec.wrong) | set(spec.delegations)) - solution_ids)
+    unknown = sorted((set(spec.wrong) | set(spec.delegations) | set(spec.right)) - solution_ids)
     assert not unknown, f"{spec.module}: no solution cell with grade_id {unknown} in {notebook} ({sorted(solution_ids)})"
 
 
@@ -122,17 +137,17 @@ def test_students_can_be_built(notebook: str) -> None:
     assert not isinstance(plan, Exception), f"{notebook}: {type(plan).__name__}: {plan}"
 
 
-@pytest.mark.parametrize("notebook", [nb for nb in BUILT if PLANS[nb][0]], ids=_short)
-def test_one_row_per_student_and_exercise(graded, notebook: str) -> None:
-    rows, _ = graded(notebook)
-    students = set(PLANS[notebook][0])
+@pytest.mark.parametrize(("notebook", "slow"), TIERS)
+def test_one_row_per_student_and_exercise(graded, notebook: str, slow: bool) -> None:
+    rows, _ = graded(notebook, slow)
+    students = set(_students(notebook, slow))
     expected = {(student, e.test_id) for student in students for e in course_exercises(notebook)}
     assert set(rows) == expected, f"missing {sorted(expected - set(rows))}, unexpected {sorted(set(rows) - expected)}"
 
 
-@pytest.mark.parametrize(("notebook", "expected"), ROWS, ids=[f"{_short(nb)}-{e.label}" for nb, e in ROWS])
+@pytest.mark.parametrize(("notebook", "expected"), ROWS)
 def test_grade_book_row(graded, notebook: str, expected: Expected) -> None:
-    rows, _ = graded(notebook)
+    rows, _ = graded(notebook, expected.slow)
     exercise = next(e for e in course_exercises(notebook) if e.test_id == expected.test_id)
     problem = row_problem(rows.get((expected.student, expected.test_id)), expected, deny_list(exercise.test_source))
     assert problem is None, f"{notebook}: {problem}"

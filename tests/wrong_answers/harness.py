@@ -2,8 +2,10 @@
 
 Students of a notebook: `solution` (the source notebook), `stub` (the released version),
 `wrong_k` (the released version with the k-th wrong answer of EVERY exercise, the source's
-solution where an exercise has fewer) and `delegation_k` (the same with the k-th delegation).
-One `python -m utils.grading grade` run grades them all.
+solution where an exercise has fewer), `delegation_k` (the same with the k-th delegation) and
+`right_k` (the same with the k-th other right answer). Tiers: the default one grades the solution,
+the stub, `wrong_1`, `right_1` and every delegation; the slow one (`pytest -m slow`) the other
+wrong and right answers. One `python -m utils.grading grade` run grades the students of a tier.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from nbformat.v4 import new_code_cell
 
 from utils.grading.notebook import Exercise, grade_id, is_solution, read_notebook, validate_source
 from utils.grading.release import release_notebook, strip_hidden_tests
-from tests.wrong_answers.spec import Delegation, Wrong
+from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -35,12 +37,13 @@ GRADE_TIMEOUT_S = 1800  # the whole grading run of one notebook (every student)
 
 @dataclass
 class WrongAnswerFile:
-    """One file tests/wrong_answers/wNN_*.py: its notebook, wrong answers and delegations."""
+    """One file tests/wrong_answers/wNN_*.py: its notebook, wrong answers, delegations and other right answers."""
 
     module: str
     notebook: str
     wrong: dict[str, list[Wrong]]
     delegations: dict[str, list[Delegation]]
+    right: dict[str, list[Right]] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,13 +53,25 @@ class Expected:
     student: str
     test_id: str
     kind: str  # "full", "zero", "wrong" or "delegation"
-    entries: list[Wrong | Delegation] = field(default_factory=list)
+    entries: list[Wrong | Delegation | Right] = field(default_factory=list)
 
     @property
     def label(self) -> str:
         """A short test id: student, exercise and the entries' names."""
         names = "+".join(e.name for e in self.entries)
         return f"{self.student}-{self.test_id}" + (f"-{names}" if names else "")
+
+    @property
+    def slow(self) -> bool:
+        """True when the row's student is graded in the slow tier only."""
+        return is_slow(self.student)
+
+
+def is_slow(student: str) -> bool:
+    """The slow tier's students: every wrong and right answer but the first (the default tier grades the solution,
+    the stub, wrong_1, right_1 and every delegation)."""
+    prefix, _, number = student.rpartition("_")
+    return prefix in ("wrong", "right") and number.isdigit() and int(number) > 1
 
 
 def _typed(module: str, value: object, what: str, kind: type) -> dict:
@@ -79,7 +94,8 @@ def load_file(module: str) -> WrongAnswerFile:
     if not isinstance(notebook, str) or not (NOTEBOOKS / notebook).is_file():
         raise ValueError(f"{module}.NOTEBOOK must name a notebook in notebooks/, got {notebook!r}")
     return WrongAnswerFile(module, notebook, _typed(module, getattr(mod, "WRONG", {}), "WRONG", Wrong),
-                           _typed(module, getattr(mod, "DELEGATIONS", {}), "DELEGATIONS", Delegation))
+                           _typed(module, getattr(mod, "DELEGATIONS", {}), "DELEGATIONS", Delegation),
+                           _typed(module, getattr(mod, "RIGHT", {}), "RIGHT", Right))
 
 
 def wrong_answer_files() -> list[WrongAnswerFile]:
@@ -108,7 +124,7 @@ def _exercise_of(exercise_list: list[Exercise]) -> dict[str, Exercise]:
     return {sid: exercise for exercise in exercise_list for sid in exercise.solution_ids}
 
 
-def _replace(nb: nbformat.NotebookNode, gid: str, entry: Wrong | Delegation) -> None:
+def _replace(nb: nbformat.NotebookNode, gid: str, entry: Wrong | Delegation | Right) -> None:
     """Put `entry` into the solution cell `gid` (and its `before` cell just above it)."""
     index = next(i for i, cell in enumerate(nb.cells) if is_solution(cell) and grade_id(cell) == gid)
     nb.cells[index].source = entry.source
@@ -129,7 +145,8 @@ def plan_students(spec: WrongAnswerFile) -> tuple[dict[str, nbformat.NotebookNod
     students = {"solution": copy.deepcopy(source), "stub": released}
     expected = [Expected("solution", e.test_id, "full") for e in exercise_list]
     expected += [Expected("stub", e.test_id, "zero") for e in exercise_list]
-    for prefix, kind, table in (("wrong", "wrong", spec.wrong), ("delegation", "delegation", spec.delegations)):
+    for prefix, kind, table in (("wrong", "wrong", spec.wrong), ("delegation", "delegation", spec.delegations),
+                                ("right", "full", spec.right)):
         for k in range(max((len(entries) for entries in table.values()), default=0)):
             student, nb = f"{prefix}_{k + 1}", copy.deepcopy(released)
             for cell in nb.cells:
@@ -175,7 +192,8 @@ def row_problem(row: dict | None, expected: Expected, denied_paths: list[str]) -
     points, max_points, feedback = float(row["points"]), float(row["max_points"]), row["feedback"]
     shown = f"{where} got {points:g}/{max_points:g}: {feedback!r}"
     if expected.kind == "full":
-        return None if points == max_points and feedback.startswith("passed") else f"the solution must pass: {shown}"
+        who = f"right answer {', '.join(e.name for e in expected.entries)}" if expected.entries else "the solution"
+        return None if points == max_points and feedback.startswith("passed") else f"{who} must pass: {shown}"
     if expected.kind == "zero":
         return None if points == 0 else f"the released stub must score 0: {shown}"
     names = ", ".join(e.name for e in expected.entries)

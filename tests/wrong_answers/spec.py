@@ -1,4 +1,4 @@
-"""The two kinds of entries of a wrong-answer file: a plausible wrong answer, and a delegation to the reference."""
+"""The entries of a wrong-answer file: a plausible wrong answer, a delegation to the reference, another right answer."""
 
 from __future__ import annotations
 
@@ -60,3 +60,18 @@ class Delegation:
         if self.denied is not None and not re.match(r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$", self.denied):
             raise ValueError(f"Delegation {self.name!r}: denied must be a dotted path like utils.attention.causal_mask, "
                              f"got {self.denied!r}")
+
+
+@dataclass(frozen=True)
+class Right:
+    """Another correct answer (another spelling of an operation, another method): it must earn full marks.
+
+    before: the source of a cell the student adds just before the solution cell ("" for none).
+    """
+
+    name: str
+    source: str
+    before: str = ""
+
+    def __post_init__(self) -> None:
+        _check_common("Right", self.name, self.source, self.before)

@@ -1,6 +1,6 @@
-"""Wrong answers and delegations for notebook 06's exercises."""
+"""Wrong answers, delegations and other right answers for notebook 06's exercises."""
 
-from tests.wrong_answers.spec import Delegation, Wrong
+from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 NOTEBOOK = "06_positional_encodings.ipynb"
 _SIN = "def my_sinusoidal_encoding(T: int, d: int) -> torch.Tensor:\n    positions = torch.arange(T, dtype=torch.float32)[:, None]\n"
@@ -36,6 +36,10 @@ WRONG = {
               "    encoding[:, 0::2] = torch.sin(positions * frequencies)\n"
               "    encoding[:, 1::2] = torch.cos(positions * frequencies)\n    return encoding",
               visible=r"position 0 must be"),
+        Wrong("table_of_16_positions", _SIN.replace("[:, None]", ".clamp(max=15)[:, None]  # a table of 16 positions") +
+              "    frequencies = 10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float32) / d)\n    encoding = torch.zeros(T, d)\n"
+              "    encoding[:, 0::2] = torch.sin(positions * frequencies)\n"
+              "    encoding[:, 1::2] = torch.cos(positions * frequencies)\n    return encoding"),  # right for T <= 16: hidden only
     ],
     "ex2_rope": [
         Wrong("adjacent_pairs", _rope("torch.arange(T, dtype=torch.float32)[:, None] * 10000.0 ** (-torch.arange(0, d, 2) / d)",
@@ -50,8 +54,13 @@ WRONG = {
                                             "    return torch.cat([first * angles.cos() - second * angles.sin(), "
                                             "first * angles.sin() + second * angles.cos()], dim=-1)",
               visible=r"turns by 1 radian"),
+        Wrong("exponent_over_8", _rope("torch.arange(T, dtype=torch.float32)[:, None] * 10000.0 ** (-torch.arange(0, d, 2) / 8)")),
+        # right at d = 8 and for pair 0, as every visible check: the hidden widths stop it
     ],
     "ex3_length_free_bias": [
+        Wrong("four_heads_hard_coded", _BIAS + "    slopes = torch.tensor([1.0, 0.5, 0.25, 0.0625])  # the four heads of the example\n"
+                                               "    return -slopes[:, None, None] * offsets.clamp(min=0).float()",
+              visible=r"expected a tensor of shape \(6, 9, 9\)"),
         Wrong("one_slope", _BIAS + "    return (-0.5 * offsets.clamp(min=0).float()).expand(n_heads, T, T)"),
         Wrong("slopes_too_flat", _BIAS + "    slopes = 2.0 ** (-8.0 * torch.arange(1, n_heads + 1) / n_heads)\n"
                                          "    return -slopes[:, None, None] * offsets.clamp(min=0).float()"),
@@ -61,10 +70,29 @@ WRONG = {
               visible=r"depend on i - j only"),
         Wrong("grows_with_length", _BIAS + "    slopes = torch.arange(1, n_heads + 1).float() / T\n"
                                            "    return -slopes[:, None, None] * offsets.clamp(min=0).float()"),
+        Wrong("six_slopes_listed", _BIAS + "    slopes = torch.tensor([1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125])[:n_heads]\n"
+                                           "    return -slopes[:, None, None] * offsets.clamp(min=0).float()"),
+        # right for 4 and 6 heads, as the visible checks: 2 heads are too alike and 7 or more get 6 slopes
+        Wrong("steepest_slope_too_flat", _BIAS + "    slopes = 2.0 ** (-4.0 * torch.arange(1, n_heads + 1) / n_heads)\n"
+                                                 "    return -slopes[:, None, None] * offsets.clamp(min=0).float()"),
+        # the steepest slope is 2^(-4/H): with 2 heads 1/4, whose head looks 3.5 tokens back (hidden part 2 only)
+        Wrong("wrong_sign", _BIAS + "    slopes = 2.0 ** (-4.0 * torch.arange(n_heads) / max(n_heads - 1, 1))\n"
+                                    "    return slopes[:, None, None] * offsets.clamp(min=0).float()",
+              visible=r"at least 4 times as far|less than 3 tokens back"),
     ],
 }
 DELEGATIONS = {
     "ex1_sinusoidal": [
+        Delegation("rotary_tables", "from utils.positional import rotary_cos_sin\n\n\n"
+                                    "def my_sinusoidal_encoding(T: int, d: int) -> torch.Tensor:\n"
+                                    "    cos, sin = rotary_cos_sin(T, d)  # (T, d/2) each: the angles pos * 10000^(-2i/d)\n"
+                                    "    return torch.stack([sin, cos], dim=-1).reshape(T, d)",
+                   denied="utils.positional.rotary_cos_sin"),
+        Delegation("shift_matrix", "from utils.positional import sinusoidal_shift_matrix\n\n\n"
+                                   "def my_sinusoidal_encoding(T: int, d: int) -> torch.Tensor:\n"
+                                   "    start = torch.tensor([0.0, 1.0] * (d // 2))  # PE(0)\n"
+                                   "    return torch.stack([sinusoidal_shift_matrix(pos, d) @ start for pos in range(T)])",
+                   denied="utils.positional.sinusoidal_shift_matrix"),
         Delegation("function_copy", "def my_sinusoidal_encoding(T: int, d: int) -> torch.Tensor:\n"
                                     "    return _encoding(T, d)",
                    before="import types\nimport utils.positional\n\n_f = utils.positional.sinusoidal_encoding\n"
@@ -75,6 +103,12 @@ DELEGATIONS = {
         Delegation("alias", "from utils.positional import apply_rotary as rotate, rotary_cos_sin as angles\n\n\n"
                             "def my_rope(x: torch.Tensor) -> torch.Tensor:\n"
                             "    return rotate(x, *angles(*x.shape))"),
+        Delegation("sinusoidal_angles", "from utils.positional import sinusoidal_encoding\n\n\n" + _ROPE +
+                   "    table = sinusoidal_encoding(T, d)  # (T, d): sin and cos of the rotary angles, interleaved\n"
+                   "    sin, cos = table[:, 0::2], table[:, 1::2]  # (T, d/2) each\n"
+                   "    first, second = x[:, :half], x[:, half:]\n"
+                   "    return torch.cat([first * cos - second * sin, first * sin + second * cos], dim=-1)",
+                   denied="utils.positional.sinusoidal_encoding"),
     ],
     "ex3_length_free_bias": [
         Delegation("package_bias", "from utils.positional import RelativePositionBias\n\n\n" + _BIAS +
@@ -85,5 +119,14 @@ DELEGATIONS = {
                    "        table.bias.weight.copy_(-rows.clamp(min=0).float()[:, None] * slopes[None, :])  # (2T-1, H)\n"
                    "    return table(T).detach()",
                    denied="utils.positional.RelativePositionBias.forward"),
+    ],
+}
+
+RIGHT = {
+    "ex3_length_free_bias": [
+        Right("linear_slopes", _BIAS + "    slopes = torch.linspace(2.0, 0.1, n_heads)  # (H,): reaches 0.16 to 9.5 tokens\n"
+                                       "    return -slopes[:, None, None] * offsets.clamp(min=0).float()"),
+        Right("symmetric_distance", _BIAS + "    slopes = 2.0 ** (-4.0 * torch.arange(n_heads) / max(n_heads - 1, 1))\n"
+                                            "    return -slopes[:, None, None] * offsets.abs().float()  # |i - j|: the future is masked anyway"),
     ],
 }

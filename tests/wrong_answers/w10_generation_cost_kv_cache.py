@@ -1,6 +1,6 @@
-"""Wrong answers and delegations for notebook 10's exercises."""
+"""Wrong answers, delegations and other right answers for notebook 10's exercises."""
 
-from tests.wrong_answers.spec import Delegation, Wrong
+from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 NOTEBOOK = "10_generation_cost_kv_cache.ipynb"
 
@@ -9,6 +9,8 @@ _STEP = "def cached_attention_step(q: torch.Tensor, K: torch.Tensor, V: torch.Te
 _BYTES = "def cache_bytes_per_token(n_layer: int, n_head: int, n_kv_head: int, d_model: int, bytes_per_value: int) -> int:\n"
 
 _FAST = "def fast_greedy(model, prompt: list[int], n_new: int) -> list[int]:\n"
+_SOFTMAX_STEP = (_STEP + "    scores = q @ K.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (B, H, 1, n)\n"
+                 "    return {softmax} @ V")
 _FAST_LOOP = ("    tokens = []\n    with torch.no_grad():\n"
               "        logits, state = model.step(torch.tensor([prompt]), model.start_state(1))\n"
               "        for _ in range(n_new):\n"
@@ -44,6 +46,10 @@ WRONG = {
                                     "    w = torch.exp(s - s.max(dim=-1, keepdim=True).values)\n"
                                     "    return (w / w.sum(dim=-1, keepdim=True)) @ V",
               visible=r"sqrt\(2\)|row t of full causal attention"),
+        Wrong("clamped_scores", _STEP + "    s = (q @ K.transpose(-2, -1) / math.sqrt(q.shape[-1])).clamp(-30, 30)  # exp stays finite\n"
+                                        "    w = torch.exp(s)\n"
+                                        "    return (w / w.sum(dim=-1, keepdim=True)) @ V",
+              visible=r"scores in the hundreds"),
     ],
     "ex3_cache_bytes": [
         Wrong("keys_only", _BYTES + "    return n_layer * n_kv_head * (d_model // n_head) * bytes_per_value",
@@ -56,6 +62,12 @@ WRONG = {
               visible=r"return an int"),
     ],
     "ex4_fast_greedy": [
+        Wrong("last_prompt_token_twice", _FAST + _FAST_LOOP.replace(
+            "        for _ in range(n_new):\n",
+            "        logits, state = model.step(torch.tensor([[prompt[-1]]]), state)  # the last prompt token, again\n"
+            "        for _ in range(n_new):\n") + "    return tokens"),
+        # the off-by-one of issue 30: the visible random models and a bigram-like model agree with greedy; the course's
+        # trained Transformer does not (hidden part 1)
         Wrong("rerun_history", _FAST + "    ids = list(prompt)\n    with torch.no_grad():\n        for _ in range(n_new):\n"
                                        "            ids.append(int(model(torch.tensor([ids]))[0, -1].argmax()))\n"
                                        "    return ids[len(prompt):]"),  # right tokens, no faster: only the hidden timing sees it
@@ -68,6 +80,8 @@ WRONG = {
                                            "    return tokens"),  # the visible 1-layer model's greedy text hides it: the hidden test stops it
         Wrong("last_prompt_token_only", _FAST + _FAST_LOOP.replace("torch.tensor([prompt])", "torch.tensor([prompt[-1:]])")
               + "    return tokens"),  # likewise stopped by the hidden test only
+        Wrong("skips_first_prompt_token", _FAST + _FAST_LOOP.replace("torch.tensor([prompt])", "torch.tensor([prompt[1:]])")
+              + "    return tokens"),
     ],
 }
 
@@ -83,6 +97,11 @@ DELEGATIONS = {
                    denied="utils.attention.scaled_dot_product_attention"),
         Delegation("torch_sdpa", _STEP + "    return torch.nn.functional.scaled_dot_product_attention(q, K, V)",
                    denied="torch.nn.functional.scaled_dot_product_attention"),
+        Delegation("package_weights", "from utils.attention import attention_weights\n\n\n" + _STEP
+                   + "    return attention_weights(q, K) @ V",
+                   denied="utils.attention.attention_weights"),
+        Delegation("aten_sdpa", _STEP + "    return torch.ops.aten.scaled_dot_product_attention(q, K, V)",
+                   denied="torch.nn.functional.scaled_dot_product_attention"),
     ],
     "ex3_cache_bytes": [
         Delegation("package_formula", "from utils.generation_cost import cache_bytes_formula\n\n\n" + _BYTES
@@ -96,5 +115,29 @@ DELEGATIONS = {
         Delegation("decode_module", "import utils.decoding as d\n\n\n" + _FAST
                    + "    return d.decode(model, prompt, n_new, d.DecodingMethod('greedy', temperature=0))",
                    denied="utils.decoding.decode"),
+    ],
+}
+
+RIGHT = {
+    # every spelling of softmax earns full marks: the exercise asks for cached attention, not for softmax
+    "ex2_cached_attention_step": [
+        Right("torch_softmax", _SOFTMAX_STEP.format(softmax="torch.softmax(scores, dim=-1)")),
+        Right("tensor_softmax", _SOFTMAX_STEP.format(softmax="scores.softmax(dim=-1)")),
+        Right("functional_softmax", "import torch.nn.functional as F\n\n\n" + _SOFTMAX_STEP.format(softmax="F.softmax(scores, dim=-1)")),
+        Right("special_softmax", _SOFTMAX_STEP.format(softmax="torch.special.softmax(scores, dim=-1)")),
+        Right("softmax_module", _SOFTMAX_STEP.format(softmax="torch.nn.Softmax(dim=-1)(scores)")),
+    ],
+    "ex4_fast_greedy": [
+        Right("preallocated_cache", _FAST + _FAST_LOOP.replace("model.start_state(1)", "model.start_state(1, capacity=len(prompt) + n_new)")
+              + "    return tokens"),
+        Right("prefill_all_but_last", _FAST + "    tokens, last = [], prompt[-1]\n    with torch.no_grad():\n"
+                                              "        state = model.start_state(1)\n"
+                                              "        if len(prompt) > 1:\n"
+                                              "            _, state = model.step(torch.tensor([prompt[:-1]]), state)\n"
+                                              "        for _ in range(n_new):\n"
+                                              "            logits, state = model.step(torch.tensor([[last]]), state)\n"
+                                              "            last = int(logits[0].argmax())\n"
+                                              "            tokens.append(last)\n"
+                                              "    return tokens"),
     ],
 }

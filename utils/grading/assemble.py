@@ -29,14 +29,14 @@ class Plan:
     cells: list[dict] = field(default_factory=list)
     imports: list[str] = field(default_factory=list)
     solution_names: list[str] = field(default_factory=list)
-    lost: dict[str, str] = field(default_factory=dict)
+    lost: dict[str, str] = field(default_factory=dict)  # test_id -> grade_id of a missing solution cell
     denied: dict[str, list[str]] = field(default_factory=dict)
     skipped: int = 0
 
-    def job(self) -> dict:
-        """The job the harness runs (everything it needs, as JSON-able data)."""
+    def job(self, lang: str = "en") -> dict:
+        """The job the harness runs (everything it needs, as JSON-able data); `lang`: the student's edition."""
         return {"cells": self.cells, "imports": self.imports, "solution_names": self.solution_names,
-                "denied": self.denied}
+                "denied": self.denied, "lang": lang}
 
 
 def python_source(source: str) -> str:
@@ -143,9 +143,7 @@ def plan_submission(source_nb: Any, submission_nb: Any, exercise_list: list[Exer
             _insert_test(plan, exercise, source_order)
         missing = [sid for sid in exercise.solution_ids if sid not in present]
         if missing:
-            plan.lost[exercise.test_id] = (
-                f"solution cell '{missing[0]}' is missing from the submission (deleted, or its grade_id was changed)"
-            )
+            plan.lost[exercise.test_id] = missing[0]  # the first solution cell missing (rows.py words it)
     return plan
 
 

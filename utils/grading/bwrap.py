@@ -19,17 +19,16 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-MODES = ("auto", "required", "off")
+MODES = ("required", "off", "auto")  # auto: the same as required (grading never falls back to no sandbox)
 SCRATCH_BYTES = 1 * 2**30  # the private /tmp of one helper (a tmpfs: counts as memory while used)
 NPROC_LIMIT = 256  # processes and threads one submission may have at once
 ENV_KEEP = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "MPLBACKEND",
             "PYTHONHASHSEED", "PYTHONWARNINGS", "PYTHONDONTWRITEBYTECODE", "CUDA_VISIBLE_DEVICES", "VIRTUAL_ENV")
 ENV_PREFIXES = ("LM_",)
-INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
 
 
 class SandboxUnavailable(RuntimeError):
-    """`--sandbox required` was asked for and bubblewrap is missing or does not work here."""
+    """Grading in the sandbox was asked for (the default) and bubblewrap is missing or does not work here."""
 
 
 @dataclass
@@ -47,11 +46,35 @@ def bwrap_executable() -> str | None:
     return shutil.which("bwrap")
 
 
-def needed_paths() -> list[Path]:
-    """Folders the helper must read: the Python installation, its import path and the course package."""
+def git_folders(course: Path) -> list[Path]:
+    """The course's git history: `.git`, and for a worktree (where `.git` is a file) the repository it points to."""
+    found = [course / ".git"]
+    try:
+        pointer = (course / ".git").read_text(encoding="utf-8").strip() if (course / ".git").is_file() else ""
+    except OSError:
+        pointer = ""
+    if pointer.startswith("gitdir:"):
+        gitdir = (course / pointer.removeprefix("gitdir:").strip()).resolve()
+        found.append(gitdir.parent.parent if gitdir.parent.name == "worktrees" else gitdir)
+    return found
+
+
+def course_root() -> Path:
+    """The folder that holds the `utils` package this grader runs (a clone of the course)."""
     import utils
 
-    paths = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), Path(utils.__file__).resolve().parents[1]]
+    return Path(utils.__file__).resolve().parents[1]
+
+
+def helper_pythonpath() -> str:
+    """PYTHONPATH for the helper: this grader's own course folder first, then the grader's PYTHONPATH."""
+    entries = [str(course_root())] + [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    return os.pathsep.join(dict.fromkeys(entries))
+
+
+def needed_paths() -> list[Path]:
+    """Folders the helper must read: the Python installation, its import path and the course package."""
+    paths = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), course_root()]
     paths += [Path(entry) for entry in sys.path if entry and Path(entry).is_dir()]
     mirror = os.environ.get("LM_DATA_MIRROR")
     if mirror and Path(mirror).is_dir():
@@ -119,7 +142,8 @@ def sandbox_command(argv: list[str], spec: SandboxSpec, writable: Path) -> list[
     if os.geteuid() != 0:
         command.insert(1, "--unshare-user")
     read_only, tmpfs_mounts = [], []
-    for kind, path in mount_plan(spec.hidden, needed_paths(), home):
+    hidden_files = [p.absolute() for p in spec.hidden if p.is_file()]  # a worktree's `.git` is a file
+    for kind, path in mount_plan([p for p in spec.hidden if not p.is_file()], needed_paths(), home):
         if path == Path("/tmp"):
             command += ["--size", str(spec.scratch_bytes), "--tmpfs", "/tmp"]
             tmpfs_mounts.append(path)
@@ -138,10 +162,13 @@ def sandbox_command(argv: list[str], spec: SandboxSpec, writable: Path) -> list[
     command += ["--size", str(64 * 2**20), "--tmpfs", "/dev/shm", "--bind", str(writable), str(writable)]
     for path in read_only:  # after the binds below them, whose mount points had to be made first
         command += ["--remount-ro", str(path)]
+    for path in hidden_files:
+        command += ["--ro-bind", "/dev/null", str(path)]
     command += ["--clearenv", "--setenv", "HOME", "/tmp/helper-home", "--setenv", "TMPDIR", "/tmp"]
     for key, value in sorted(os.environ.items()):
         if key in ENV_KEEP or key.startswith(ENV_PREFIXES):
             command += ["--setenv", key, _absolute_env(key, value)]
+    command += ["--setenv", "PYTHONPATH", helper_pythonpath()]  # the package this grader runs, not another clone's
     command += ["--chdir", "/tmp", "--", *argv]
     return command
 
@@ -156,8 +183,10 @@ def _absolute_env(key: str, value: str) -> str:
 def bwrap_works() -> tuple[bool, str]:
     """Whether a trivial sandbox starts here, and bwrap's complaint when it does not."""
     executable = bwrap_executable()
+    from utils.i18n.text import tr
+
     if executable is None:
-        return False, "bubblewrap (bwrap) is not installed"
+        return False, tr("bubblewrap (bwrap) is not installed")
     probe = [executable, "--die-with-parent", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/",
              "--proc", "/proc", "--dev", "/dev", "true"]
     if os.geteuid() != 0:
@@ -165,25 +194,36 @@ def bwrap_works() -> tuple[bool, str]:
     try:
         done = subprocess.run(probe, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as error:
-        return False, f"bwrap does not start ({error})"
+        return False, tr("bwrap does not start: {error}", error=error)
     if done.returncode != 0:
-        return False, f"bwrap fails here: {done.stderr.strip()[:200]}"
+        return False, tr("{bwrap} exits with code {code}: {stderr}", bwrap=executable, code=done.returncode,
+                         stderr=done.stderr.strip()[:200] or tr("nothing on stderr"))
     return True, ""
 
 
+def sandbox_unavailable_message(why: str) -> str:
+    """What to do when no sandbox works here: how to get one, and what `--sandbox off` means."""
+    from utils.i18n.text import tr
+
+    return tr("no working sandbox here ({why}), so nothing was graded. To grade in one: install bubblewrap "
+              "(Debian/Ubuntu: sudo apt-get install bubblewrap) and grade as root or as a user allowed to create "
+              "user namespaces, or grade inside a container without network (see 'A container instead of bwrap' "
+              "in lessons/instructors_guide.md). `--sandbox off` grades without a sandbox at your own risk: "
+              "submissions can then use the network, read the hidden tests and the other students' work, and "
+              "change your files.", why=why)
+
+
 def choose_sandbox(mode: str) -> bool:
-    """True to grade in the sandbox; prints one line when grading without; SandboxUnavailable for 'required'."""
+    """True to grade in the sandbox; False only for 'off' (one line on stderr); SandboxUnavailable otherwise."""
+    from utils.i18n.text import tr
+
     if mode not in MODES:
-        raise ValueError(f"--sandbox must be one of {', '.join(MODES)}, not {mode!r}")
+        raise ValueError(tr("--sandbox must be one of {modes}, not {mode}", modes=", ".join(MODES), mode=repr(mode)))
     if mode == "off":
-        print("grading WITHOUT a sandbox (--sandbox off): submissions can use the network and read the grader's files",
-              file=sys.stderr)
+        print(tr("grading WITHOUT a sandbox (--sandbox off): submissions can use the network and read the "
+                 "grader's files"), file=sys.stderr)
         return False
     works, why = bwrap_works()
     if works:
         return True
-    if mode == "required":
-        raise SandboxUnavailable(f"--sandbox required, but {why}; {INSTALL_HINT}")
-    print(f"grading WITHOUT a sandbox: {why}; submissions can use the network and read the grader's files. "
-          f"To grade in one, {INSTALL_HINT}", file=sys.stderr)
-    return False
+    raise SandboxUnavailable(sandbox_unavailable_message(why))

@@ -1,17 +1,26 @@
-"""Each exercise's deny-list: the reference functions a solution must not call, and the monitor that catches calls.
+"""Each exercise's deny-list: what a solution must not call, and the monitor that catches the calls.
 
-An exercise declares its deny-list in the visible part of its test cell, one comment line:
+An exercise declares its deny-list in the visible part of its test cell, one comment line, and may
+say in a second line what the exercise asks the student to write (for the feedback):
 
     # deny: utils.attention.causal_mask, torch.nn.functional.scaled_dot_product_attention
+    # deny-reason: the causal mask
 
-The release tool keeps the line (students see what is off limits) and validates it; the grader's child
-resolves the paths before any student code runs and watches, with `sys.setprofile`, every call made
-while the student's code runs (their solution cells, cells they added, and the test cell that calls their
-functions). A call into a denied function with a frame of the student's code anywhere on the stack is a
-violation: it does not matter whether the student called it directly, through an alias, a module
-attribute, `getattr`, a copy of the function object (the code object is what is matched) or through
-other library code. Known limit: code compiled by the student under a fake library file name in a fresh
-namespace is taken for library code; `compile(`/`exec(` are flagged for manual review by the grader.
+The release tool keeps both lines (students see what is off limits) and validates them; the
+grader's child resolves the paths before any student code runs and watches every call made while
+the student's code runs (their solution cells, cells they added, and the test cell that calls their
+functions). A call with a frame of the student's code anywhere on the stack is a violation, however
+it was reached: directly, through an alias, a module attribute, `getattr`, a copy of the function
+object, or other library code. Three layers see the calls:
+
+- Python functions (the package's references, `torch.nn.utils.clip_grad_norm_`): `sys.setprofile`
+  matches the code object, so a copy of the function is caught too; builtins are matched by identity;
+- torch operations (`torch.softmax` and every other spelling of softmax, `scaled_dot_product_attention`,
+  `cross_entropy`, ...): `operations` names the operation, and `torch_watch` sees its calls
+  (TorchFunctionMode) and its ATen kernels (TorchDispatchMode) whatever the spelling.
+
+Known limit: code compiled by the student under a fake library file name in a fresh namespace is
+taken for library code; `compile(`/`exec(` are flagged for manual review by the grader.
 """
 
 from __future__ import annotations
@@ -28,8 +37,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DENY_LINE = re.compile(r"^\s*#\s*deny:\s*(?P<paths>.+?)\s*$", re.MULTILINE | re.IGNORECASE)
+REASON_LINE = re.compile(r"^\s*#\s*deny-reason:\s*(?P<reason>.*?)\s*$", re.MULTILINE | re.IGNORECASE)
 DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 TAMPERING = "sys.setprofile"  # the name reported when student code switches the monitor off
+TAMPERING_MODES = "torch.overrides._pop_mode"  # ... or removes the grader's PyTorch modes
 
 
 def denied_paths(test_source: str) -> list[str]:
@@ -43,10 +54,24 @@ def denied_paths(test_source: str) -> list[str]:
     return found
 
 
+def deny_reason(test_source: str) -> str | None:
+    """What the exercise asks the student to write, from its `# deny-reason:` line (None without one)."""
+    match = REASON_LINE.search(test_source)
+    return match.group("reason") if match and match.group("reason") else None
+
+
 def deny_problems(test_source: str) -> list[str]:
-    """Syntax problems of a test cell's `# deny:` lines (each entry must be a dotted path like `pkg.mod.name`)."""
-    return [f"'# deny:' entry {path!r} is not a dotted path such as utils.attention.causal_mask"
-            for path in denied_paths(test_source) if not DOTTED.match(path)]
+    """Syntax problems of a test cell's `# deny:` and `# deny-reason:` lines."""
+    problems = [f"'# deny:' entry {path!r} is not a dotted path such as utils.attention.causal_mask"
+                for path in denied_paths(test_source) if not DOTTED.match(path)]
+    reasons = REASON_LINE.findall(test_source)
+    if len(reasons) > 1:
+        problems.append("more than one '# deny-reason:' line (keep one)")
+    if reasons and not all(reason.strip() for reason in reasons):
+        problems.append("an empty '# deny-reason:' line (say what the exercise asks for, e.g. 'cached attention')")
+    if reasons and not denied_paths(test_source):
+        problems.append("a '# deny-reason:' line without a '# deny:' line")
+    return problems
 
 
 def resolve(path: str) -> Any:
@@ -87,20 +112,17 @@ def _python_codes(target: Any) -> list[types.CodeType]:
     return [call.__code__] if isinstance(call, types.FunctionType) else []
 
 
-@dataclass
+@dataclass(frozen=True)
 class Violation:
-    """A denied call: what was called, and the innermost function of the student's code that led to it."""
+    """A denied call: the denied path, the innermost function of the student's code that led to it, and how."""
 
     path: str
     caller: str
+    via: str | None = None  # the spelling or kernel seen, when it is not the path itself
 
-    def message(self) -> str:
-        """Feedback for the student."""
-        if self.path == TAMPERING:
-            return (f"{self.caller} calls {TAMPERING}, which switches off the grader's check of the "
-                    "functions this exercise asks you to write; calling it scores 0")
-        return (f"{self.caller} calls {self.path}, the function this exercise asks you to write; "
-                "write it yourself (calling it scores 0)")
+    def record(self) -> dict[str, str | None]:
+        """The violation as the child reports it (the parent words the feedback)."""
+        return {"path": self.path, "caller": self.caller, "via": self.via}
 
 
 @dataclass
@@ -110,14 +132,19 @@ class DenyTable:
     by_exercise: dict[str, list[str]] = field(default_factory=dict)
     by_code_site: dict[str, dict[int, str]] = field(default_factory=dict)  # co_filename -> first line -> path
     by_builtin: dict[int, str] = field(default_factory=dict)  # id(builtin) -> path
+    by_call: dict[str, list[str]] = field(default_factory=dict)  # torch call name -> paths of its operation
+    by_kernel: dict[str, list[str]] = field(default_factory=dict)  # ATen kernel -> paths of its operation
     keep_alive: list[Any] = field(default_factory=list)  # objects whose ids are keys above
     errors: list[str] = field(default_factory=list)
 
     @classmethod
     def build(cls, declared: dict[str, list[str]]) -> DenyTable:
         """Resolve every exercise's paths; a path that does not resolve is kept in `errors`."""
+        from utils.grading.operations import operation_for
+
         table = cls(by_exercise={gid: list(paths) for gid, paths in declared.items()})
-        for path in sorted({p for paths in declared.values() for p in paths}):
+        ordered = list(dict.fromkeys(p for paths in declared.values() for p in paths))
+        for path in ordered:
             try:
                 target = resolve(path)
             except LookupError as error:
@@ -129,6 +156,12 @@ class DenyTable:
             if not codes and callable(target):
                 table.by_builtin[id(target)] = path
                 table.keep_alive.append(target)
+            operation = operation_for(target)
+            if operation is not None:
+                for name in operation.calls:
+                    table.by_call.setdefault(name, []).append(path)
+                for kernel in operation.kernels:
+                    table.by_kernel.setdefault(kernel, []).append(path)
         for builtin in (sys.setprofile, threading.setprofile):
             for code in _python_codes(builtin):
                 table.by_code_site.setdefault(code.co_filename, {})[code.co_firstlineno] = TAMPERING
@@ -138,19 +171,31 @@ class DenyTable:
         return table
 
 
+def _first_watched(by_name: dict[str, list[str]], watching: frozenset[str]) -> dict[str, str]:
+    """name -> the first watched path among those its operation stands for."""
+    chosen = {}
+    for name, paths in by_name.items():
+        watched = [path for path in paths if path in watching]
+        if watched:
+            chosen[name] = watched[0]
+    return chosen
+
+
 class CallMonitor:
-    """Watches calls with sys.setprofile (and threading.setprofile) while the student's code runs."""
+    """Watches calls with sys.setprofile (and threading.setprofile), and torch operations with PyTorch's modes."""
 
     def __init__(self, table: DenyTable, is_student_frame: Callable[[types.FrameType], bool]) -> None:
         self._table, self._is_student = table, is_student_frame
         self._watching: frozenset[str] = frozenset()
-        self.found: list[Violation] = []
+        self._operations: Any = None  # a torch_watch.OperationWatch while torch operations are watched
+        self.found: dict[tuple[str, str], Violation] = {}
 
-    def _blame(self, frame: types.FrameType | None, path: str) -> None:
+    def _blame(self, frame: types.FrameType | None, path: str, via: str | None = None) -> None:
         """Record a violation when a frame of the student's code is on the stack above `frame`."""
         while frame is not None:
             if self._is_student(frame):
-                self.found.append(Violation(path, frame.f_code.co_name))
+                caller = frame.f_code.co_name
+                self.found.setdefault((path, caller), Violation(path, caller, None if via == path else via))
                 return
             frame = frame.f_back
 
@@ -170,7 +215,14 @@ class CallMonitor:
     def start(self, paths: Iterable[str]) -> None:
         """Start watching calls into `paths` (in this thread and in threads started from now on)."""
         self._watching = frozenset(paths)
-        self.found = []
+        self.found = {}
+        calls = _first_watched(self._table.by_call, self._watching)
+        kernels = _first_watched(self._table.by_kernel, self._watching)
+        if calls or kernels:
+            from utils.grading.torch_watch import OperationWatch
+
+            self._operations = OperationWatch(calls, kernels, self._blame)
+            self._operations.start()
         threading.setprofile(self._profile)
         sys.setprofile(self._profile)
 
@@ -178,10 +230,11 @@ class CallMonitor:
         """Stop watching; returns the violations seen since start(), one per (path, caller)."""
         sys.setprofile(None)
         threading.setprofile(None)
-        unique: dict[tuple[str, str], Violation] = {}
-        for violation in self.found:
-            unique.setdefault((violation.path, violation.caller), violation)
-        self._watching, found, self.found = frozenset(), list(unique.values()), []
+        if self._operations is not None:
+            if not self._operations.stop():
+                self.found.setdefault((TAMPERING_MODES, "your code"), Violation(TAMPERING_MODES, "your code"))
+            self._operations = None
+        self._watching, found, self.found = frozenset(), list(self.found.values()), {}
         return found
 
 

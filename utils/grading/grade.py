@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-import signal
-import queue
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+import queue
 from pathlib import Path
+from typing import Any
 
-from utils.grading.assemble import Plan, plan_submission, reference_imports
+from utils.grading.assemble import plan_submission, reference_imports
 from utils.grading.gradebook import (
     Row,
     feedback_markdown,
@@ -18,132 +16,58 @@ from utils.grading.gradebook import (
     safe_file_name,
     write_atomically,
     write_gradebook,
+    write_student_totals,
 )
-from utils.grading.notebook import Exercise, SourceError, hidden_blocks, read_notebook, validate_source
-from utils.grading.sandbox import RunResult, Zygote, preload_modules
+from utils.grading.notebook import SourceError, exercises, read_notebook, validate_source
+from utils.grading.rows import SUSPICIOUS, Source, lost_rows, rows_from_run, stop_reason, tampered
+from utils.grading.sandbox import Zygote, preload_modules
+from utils.i18n.text import LANGUAGES, in_language, tr
 
-SUSPICIOUS = re.compile(
-    r"_getframe|\bgc\b|ctypes|\binspect\b|__closure__|__code__|settrace|setprofile|sys\.monitoring|/proc/|"
-    r"os\._exit|\bfork\b|setsid|getppid|\bkill|sys\.modules|\bbuiltins\b|__builtins__|\bcompile\(|\bexec\(|"
-    r"_profile_hook"
-)
+__all__ = ["SUSPICIOUS", "Source", "grade", "load_sources", "rows_from_run", "stop_reason", "submitted_sources",
+           "tampered"]
 
 
-@dataclass
-class Source:
-    """One source notebook: its name, the parsed notebook and its exercises."""
+def notebook_language(nb: Any, path: Path | None = None) -> str | None:
+    """The course language a notebook declares (metadata lm_course.lang), else its folder's (`zh/`), else None."""
+    declared = nb.get("metadata", {}).get("lm_course", {}).get("lang") if hasattr(nb, "get") else None
+    if declared in LANGUAGES:
+        return declared
+    if path is not None and path.parent.name in LANGUAGES and path.parent.name != "en":
+        return path.parent.name
+    return None
 
-    name: str
-    notebook: object
-    exercises: list[Exercise]
+
+def _twins(path: Path, lang: str) -> dict[str, Path]:
+    """The same notebook in the course's other languages: notebooks/zh/X for notebooks/X, and back."""
+    if lang == "en":
+        return {other: path.parent / other / path.name for other in LANGUAGES if other != "en"}
+    return {"en": path.parent.parent / path.name}
+
+
+def _titles(nb: Any) -> dict[str, str]:
+    """test_id -> exercise title of a notebook (unvalidated: a twin only lends its titles)."""
+    try:
+        return {e.test_id: e.title for e in exercises(nb) if e.title}
+    except (KeyError, TypeError, ValueError):
+        return {}
 
 
 def load_sources(paths: list[Path]) -> list[Source]:
-    """Read and validate the source notebooks (SourceError names the first malformed one)."""
+    """Read and validate the source notebooks (SourceError names the first malformed one); titles in each language."""
     sources = []
     for path in paths:
         nb = read_notebook(path)
-        sources.append(Source(path.name, nb, validate_source(nb, str(path))))
+        lang = notebook_language(nb, Path(path)) or "en"
+        source = Source(Path(path).name, nb, validate_source(nb, str(path)), lang)
+        source.titles[lang] = _titles(nb)
+        for other, twin in _twins(Path(path), lang).items():
+            if twin.is_file():
+                try:
+                    source.titles[other] = _titles(read_notebook(twin))
+                except (SourceError, OSError):
+                    pass
+        sources.append(source)
     return sources
-
-
-def _lost_rows(student: str, source: Source, reason: str) -> list[Row]:
-    """Every exercise of a notebook at 0 points with the same reason."""
-    return [Row(student, source.name, e.test_id, 0.0, e.points, reason) for e in source.exercises]
-
-
-def _stop_reason(result: RunResult, plan: Plan, timeout_s: float) -> str:
-    """Why a run ended before a test: time limit, exit, or a signal, and in which cell."""
-    cells = [r["index"] for r in result.records if r.get("event") == "cell"]
-    where = ""
-    if cells and 0 <= cells[-1] < len(plan.cells):
-        cell = plan.cells[cells[-1]]
-        where = f" while running cell {cells[-1] + 1} ({cell['grade_id'] or 'your code'})"
-    if result.helper_died:
-        return f"0 points: the notebook killed the grader's helper process{where} before this exercise was tested"
-    if result.timed_out:
-        return f"0 points: the notebook ran past the time limit of {timeout_s:g} s{where}"
-    code = result.returncode
-    if code is not None and code < 0:
-        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
-        return f"0 points: the notebook's process was killed by {name}{where} (memory limit or crash)"
-    if not any(r.get("event") == "start" for r in result.records):
-        return f"0 points: the grader could not start the notebook (exit code {code}): {result.log_tail[-300:]}"
-    return f"0 points: the notebook's process exited (exit code {code}){where} before this exercise was tested"
-
-
-def _tampered(records: list[dict], plan: Plan) -> bool:
-    """True unless the records are one clean sequence: cells in order, each test once, right after its cell."""
-    seen_tests, last_cell, previous = set(), -1, {}
-    for record in records:
-        index = record.get("index")
-        if record.get("event") in {"cell", "cell_error", "denied"} and not (
-            isinstance(index, int) and 0 <= index < len(plan.cells)
-        ):
-            return True
-        if record.get("event") == "denied" and not isinstance(record.get("grade_id"), str):
-            return True
-        if record.get("event") == "test" and not isinstance(record.get("grade_id"), str):
-            return True
-        if record.get("event") == "cell":
-            if record.get("index") != last_cell + 1:
-                return True
-            last_cell = record["index"]
-        elif record.get("event") == "test":
-            gid = record.get("grade_id")
-            index = previous.get("index") if previous.get("event") == "cell" else None
-            expected = isinstance(index, int) and 0 <= index < len(plan.cells) and plan.cells[index]["grade_id"] == gid
-            if gid in seen_tests or not expected:
-                return True
-            seen_tests.add(gid)
-        previous = record
-    return False
-
-
-def _in_hidden(test_source: str, line: int | None) -> bool:
-    """True when 1-based `line` of a test cell lies inside a hidden-test block."""
-    return line is not None and any(begin < line - 1 < end for begin, end in hidden_blocks(test_source))
-
-
-def rows_from_run(student: str, source: Source, plan: Plan, result: RunResult, timeout_s: float) -> list[Row]:
-    """One row per exercise from the verified records of a run."""
-    flagged = sorted({m.group(0) for c in plan.cells if c["kind"] == "code" for m in SUSPICIOUS.finditer(c["source"])})
-    note = f" [flagged for manual review: uses {', '.join(flagged)}]" if flagged else ""
-    if _tampered(result.records, plan):
-        return _lost_rows(student, source, "0 points: the grader's results were tampered with" + note)
-    tests = {r["grade_id"]: r for r in result.records if r.get("event") == "test"}
-    cell_errors = {r["index"]: r["message"] for r in result.records if r.get("event") == "cell_error"}
-    denied: dict[str, str] = {}
-    for record in result.records:
-        if record.get("event") == "denied":
-            where = plan.cells[record["index"]]["grade_id"] or f"cell {record['index'] + 1}"
-            denied.setdefault(record["grade_id"], f"{record.get('message', '')} (in {where})")
-        elif record.get("event") == "test" and record.get("denied"):
-            denied.setdefault(record["grade_id"], str(record["denied"][0]) + " (while the tests ran)")
-    rows = []
-    for exercise in source.exercises:
-        if exercise.test_id in plan.lost:
-            rows.append(Row(student, source.name, exercise.test_id, 0.0, exercise.points,
-                            "0 points: " + plan.lost[exercise.test_id] + note))
-            continue
-        record = tests.get(exercise.test_id)
-        if exercise.test_id in denied:
-            feedback = "failed: " + denied[exercise.test_id]
-        elif record is None:
-            feedback = _stop_reason(result, plan, timeout_s)
-        elif record.get("passed") is True:
-            feedback = "passed"
-        else:
-            errors = [f"{plan.cells[i]['grade_id']} raised {m}" for i, m in cell_errors.items()
-                      if plan.cells[i]["grade_id"] in exercise.solution_ids]
-            where = " in the hidden tests" if _in_hidden(exercise.test_source, record.get("line")) else ""
-            feedback = f"failed{where}: " + (record.get("message") or "a test did not pass")
-            feedback += f" (your solution cell {'; '.join(errors)})" if errors else ""
-        if record is not None and record.get("restored"):
-            feedback += f" (the grader undid {record['restored']} change(s) your code made to library code)"
-        points = exercise.points if feedback.startswith("passed") else 0.0
-        rows.append(Row(student, source.name, exercise.test_id, points, exercise.points, feedback + note))
-    return rows
 
 
 def find_submission(student_dir: Path, name: str) -> Path | None:
@@ -155,20 +79,40 @@ def find_submission(student_dir: Path, name: str) -> Path | None:
     return found[0] if found else None
 
 
-def grade_one(student_dir: Path, source: Source, zygote: Zygote, timeout_s: float, memory_bytes: int) -> list[Row]:
-    """Grade one student's copy of one notebook; every failure becomes 0 points with a reason."""
+def grade_one(student_dir: Path, source: Source, zygote: Zygote, timeout_s: float, memory_bytes: int,
+              lang: str | None = None) -> list[Row]:
+    """Grade one student's copy of one notebook; every failure becomes 0 points with a reason.
+
+    lang: the feedback's language; None: the submission's edition (its metadata), else the source's.
+    """
     student = student_dir.name
     path = find_submission(student_dir, source.name)
     if path is None:
-        return _lost_rows(student, source, f"0 points: {source.name} was not submitted")
+        with in_language(lang or source.lang):
+            return lost_rows(student, source, tr("0 points: {notebook} was not submitted", notebook=source.name),
+                             lang or source.lang)
     try:
         submission = read_notebook(path)
     except (SourceError, OSError) as err:
         reason = str(err).split(": ", 1)[-1]
-        return _lost_rows(student, source, f"0 points: the submitted {source.name} could not be read: {reason}")
+        with in_language(lang or source.lang):
+            return lost_rows(student, source, tr("0 points: the submitted {notebook} could not be read: {reason}",
+                                                 notebook=source.name, reason=reason), lang or source.lang)
+    lang = lang or notebook_language(submission, path) or source.lang
     plan = plan_submission(source.notebook, submission, source.exercises)
-    result = zygote.run(plan.job(), timeout_s, memory_bytes)
-    return rows_from_run(student, source, plan, result, timeout_s)
+    result = zygote.run(plan.job(lang), timeout_s, memory_bytes)
+    return rows_from_run(student, source, plan, result, timeout_s, lang)
+
+
+def submitted_sources(sources: list[Source], submissions: Path) -> tuple[list[Source], list[str]]:
+    """The sources some student handed in (every student's folder, searched as `grade` does), and the others' names."""
+    folders = student_dirs(submissions)
+    present = [s for s in sources if any(find_submission(folder, s.name) is not None for folder in folders)]
+    if not present:
+        raise FileNotFoundError(tr("{submissions}: no student folder holds any of the source notebooks ({names}); "
+                                   "name them with --notebooks, or check --source", submissions=submissions,
+                                   names=", ".join(s.name for s in sources[:6]) + (" ..." if len(sources) > 6 else "")))
+    return present, [s.name for s in sources if s not in present]
 
 
 def student_dirs(submissions: Path, only: list[str] | None = None,
@@ -177,12 +121,14 @@ def student_dirs(submissions: Path, only: list[str] | None = None,
     from utils.grading.shard import shard_of
 
     if not submissions.is_dir():
-        raise FileNotFoundError(f"{submissions}: no such folder of submissions (one folder per student)")
+        raise FileNotFoundError(tr("{submissions}: no such folder of submissions (one folder per student)",
+                                   submissions=submissions))
     found = sorted(p for p in submissions.iterdir() if p.is_dir() and not p.name.startswith("."))
     if only:
         unknown = sorted(set(only) - {p.name for p in found})
         if unknown:
-            raise ValueError(f"no submission folder for student(s) {unknown} in {submissions}")
+            raise ValueError(tr("no submission folder for student(s) {students} in {submissions}", students=unknown,
+                                submissions=submissions))
         found = [p for p in found if p.name in only]
     if shard is not None:
         mine = set(shard_of([p.name for p in found], *shard))
@@ -192,15 +138,17 @@ def student_dirs(submissions: Path, only: list[str] | None = None,
 
 def grade(sources: list[Source], submissions: Path, out_dir: Path, timeout_s: float = 300.0,
           memory_bytes: int = 4 * 2**30, students: list[str] | None = None, jobs: int = 1,
-          sandbox: str = "auto", shard: tuple[int, int] | None = None,
-          source_dirs: list[Path] | None = None) -> list[Row]:
-    """Grade every student's notebooks, write grades.csv and feedback/<student>.md; returns the new rows.
+          sandbox: str = "required", shard: tuple[int, int] | None = None,
+          source_dirs: list[Path] | None = None, lang: str | None = None) -> list[Row]:
+    """Grade every student's notebooks; write grades.csv, students.csv and feedback/<student>.md; return the new rows.
 
-    sandbox: "auto" (bubblewrap when it works here, else one line saying so), "required" or "off".
+    sandbox: "required" (bubblewrap; SandboxUnavailable, before anything is graded, when it does not work
+    here), "auto" (the same) or "off" (no sandbox, at the grader's own risk).
     shard: (i, N) grades share i of N of the students and writes shard.json for `merge`.
     source_dirs: folders of source notebooks to hide from the submissions (besides notebooks/).
+    lang: the feedback's language for every student; None: each submission's edition.
     """
-    from utils.grading.bwrap import SandboxSpec, choose_sandbox
+    from utils.grading.bwrap import SandboxSpec, choose_sandbox, git_folders
     from utils.grading.scrub import scrub_rows
     from utils.grading.shard import write_manifest
 
@@ -208,7 +156,7 @@ def grade(sources: list[Source], submissions: Path, out_dir: Path, timeout_s: fl
     tasks = [(folder, source) for folder in folders for source in sources]
     preload = ["torch"] + [m for s in sources for m in preload_modules(reference_imports(s.notebook)[0])]
     course_sources = Path(__file__).resolve().parents[2] / "notebooks"
-    hidden = [submissions, out_dir, course_sources, course_sources.parent / ".git", *(source_dirs or [])]
+    hidden = [submissions, out_dir, course_sources, *git_folders(course_sources.parent), *(source_dirs or [])]
     isolate = choose_sandbox(sandbox)
     zygotes: queue.Queue[Zygote] = queue.Queue()
     workers = max(1, min(jobs, len(tasks)))
@@ -220,11 +168,13 @@ def grade(sources: list[Source], submissions: Path, out_dir: Path, timeout_s: fl
         def work(task: tuple[Path, Source]) -> list[Row]:
             zygote = zygotes.get()
             try:
-                return scrub_rows(grade_one(task[0], task[1], zygote, timeout_s, memory_bytes), task[1].exercises,
-                                  task[1].notebook)
+                return scrub_rows(grade_one(task[0], task[1], zygote, timeout_s, memory_bytes, lang),
+                                  task[1].exercises, task[1].notebook)
             except Exception as error:  # noqa: BLE001 - one submission must never stop the others
-                return _lost_rows(task[0].name, task[1], f"0 points: the grader failed on this submission "
-                                                         f"({type(error).__name__}: {error}); grade it by hand")
+                with in_language(lang or task[1].lang):
+                    reason = tr("0 points: the grader failed on this submission ({error}); grade it by hand",
+                                error=f"{type(error).__name__}: {error}")
+                return lost_rows(task[0].name, task[1], reason, lang or task[1].lang)
             finally:
                 zygotes.put(zygote)
 
@@ -237,6 +187,7 @@ def grade(sources: list[Source], submissions: Path, out_dir: Path, timeout_s: fl
     book = out_dir / "grades.csv"
     all_rows = merge_rows(read_gradebook(book), rows)
     write_gradebook(book, all_rows)
+    write_student_totals(out_dir / "students.csv", all_rows)
     for folder in folders:
         mine = [row for row in all_rows if row.student == folder.name]
         write_atomically(out_dir / "feedback" / f"{safe_file_name(folder.name)}.md",

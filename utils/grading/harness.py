@@ -6,9 +6,10 @@ libraries (`Guard`; what the instructor's own cells change becomes the new basel
 blamed on the student), lays the instructor's imports (captured before any student code ran) over
 the student's names, and runs the ORIGINAL test source with plain `exec`. While the student's code
 runs (solution cells, added cells, tests), `deny.CallMonitor` watches for calls into the exercise's
-denied reference functions. Outcomes go
-to a result file as JSON lines carrying a per-run random token the parent checks; stdout, which
-the student can print to, is never read for results.
+denied reference functions and torch operations. A test cell split into `parts.part` blocks reports
+each part as it ends. Outcomes go to a result file as JSON lines carrying a per-run random token the
+parent checks; stdout, which the student can print to, is never read for results. The parent words
+all feedback (in the student's language); the child reports facts: errors, denied calls, parts.
 """
 
 from __future__ import annotations
@@ -83,6 +84,9 @@ class _Grader:
         self.trusted_names: set[str] = set()
         self.is_library = library_file_checker()
         self.monitor = CallMonitor(table, self._is_student_frame)
+        import utils.grading.parts as parts
+
+        self._parts = parts
         self.guard = Guard()  # before any cell: the libraries as the grader loaded them
         self.pending_changes = 0  # changes made by the student's cells since the last test
         self._trusted_cell = False
@@ -119,19 +123,19 @@ class _Grader:
             return sorted({path for paths in self.denied.values() for path in paths})
         return []
 
-    def _blame(self, cell: dict, violations: list) -> dict[str, list[str]]:
-        """Exercise -> messages for the violations seen while `cell` ran."""
-        from utils.grading.deny import TAMPERING
+    def _blame(self, cell: dict, violations: list) -> dict[str, list[dict]]:
+        """Exercise -> the violations (as records) seen while `cell` ran."""
+        from utils.grading.deny import TAMPERING, TAMPERING_MODES
 
-        blamed: dict[str, list[str]] = {}
+        blamed: dict[str, list[dict]] = {}
         for violation in violations:
             if cell.get("role") in ("solution", "test"):
                 targets = [cell["exercise"]]
             else:
                 targets = [gid for gid, paths in self.denied.items()
-                           if violation.path in paths or violation.path == TAMPERING]
+                           if violation.path in paths or violation.path in (TAMPERING, TAMPERING_MODES)]
             for gid in targets:
-                blamed.setdefault(gid, []).append(violation.message())
+                blamed.setdefault(gid, []).append(violation.record())
         return blamed
 
     def code_cell(self, index: int, cell: dict) -> None:
@@ -155,8 +159,19 @@ class _Grader:
             self.guard.accept()  # what the instructor's cell changed is the new baseline, never the student's fault
         if error is not None:
             self.report({"event": "cell_error", "index": index, "message": _describe(error)})
-        for gid, messages in self._blame(cell, violations).items():
-            self.report({"event": "denied", "index": index, "grade_id": gid, "message": messages[0]})
+        for gid, found in self._blame(cell, violations).items():
+            self.report({"event": "denied", "index": index, "grade_id": gid, "violation": found[0]})
+
+    def _part_recorder(self, grade_id: str, file_name: str) -> Callable[[str, float, BaseException | None], None]:
+        """What `parts.part` calls as each part of this test ends: one record per part, written at once."""
+        report = self.report
+
+        def record(name: str, points: float, error: BaseException | None) -> None:
+            report({"event": "part", "grade_id": grade_id, "name": str(name), "points": float(points),
+                    "passed": error is None, "message": "" if error is None else _describe(error),
+                    "line": None if error is None else _failing_line(error, file_name)})
+
+        return record
 
     def test_cell(self, cell: dict) -> None:
         """Run one ORIGINAL test cell against fresh references and report the outcome."""
@@ -171,6 +186,7 @@ class _Grader:
         self.trusted_names.add(file_name)
         watched = self._watched(cell)
         code = compile(cell["source"], file_name, "exec", optimize=0)
+        self._parts._recorder = self._part_recorder(cell["grade_id"], file_name)
         if watched:
             self.monitor.start(watched)
         try:
@@ -179,6 +195,7 @@ class _Grader:
             passed, message, line = False, _describe(error), _failing_line(error, file_name)
         finally:
             violations = self.monitor.stop() if watched else []
+            self._parts._recorder = None
         if passed and self._gettrace() is not None:
             passed, message = False, "a trace function was installed while the test ran"
         self._settrace(None)
@@ -196,6 +213,7 @@ _MISSING = object()
 def run(job: dict) -> None:
     """Run the job's cells in order and report each test; never trusts anything the student touched."""
     report = _reporter(job.pop("result_path"), job.pop("token"))
+    os.environ["LM_LANG"] = job.get("lang", "en")  # what the course's code prints follows the student's edition
     from IPython.core.interactiveshell import InteractiveShell
     from traitlets.config import Config
 

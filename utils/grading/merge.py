@@ -12,6 +12,7 @@ from utils.grading.gradebook import (
     safe_file_name,
     write_atomically,
     write_gradebook,
+    write_student_totals,
 )
 from utils.grading.shard import class_digest, read_manifest
 
@@ -56,12 +57,13 @@ def check_shards(folders: list[Path]) -> tuple[list[dict], list[list[Row]]]:
 
 
 def merge(folders: list[Path], out_dir: Path) -> list[Row]:
-    """Check the shards, then write out_dir/grades.csv (atomically) and every student's feedback; returns the rows."""
+    """Check the shards, then write out_dir/grades.csv and students.csv (atomically) and every student's feedback."""
     manifests, books = check_shards(folders)
     new = [row for rows in books for row in rows]
     book = out_dir / "grades.csv"
     all_rows = merge_rows(read_gradebook(book), new)
     write_gradebook(book, all_rows)
+    write_student_totals(out_dir / "students.csv", all_rows)
     for student in sorted({s for manifest in manifests for s in manifest["students"]}):
         mine = [row for row in all_rows if row.student == student]
         write_atomically(out_dir / "feedback" / f"{safe_file_name(student)}.md", feedback_markdown(student, mine))

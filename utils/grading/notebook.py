@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -10,17 +11,18 @@ from typing import Any
 
 import nbformat
 
-from utils.grading.deny import DENY_LINE, denied_paths, deny_problems
+from utils.grading.deny import DENY_LINE, REASON_LINE, denied_paths, deny_problems, deny_reason
 
 BEGIN_SOLUTION = "### BEGIN SOLUTION"
 END_SOLUTION = "### END SOLUTION"
 BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
 END_HIDDEN = "### END HIDDEN TESTS"
 GRADE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]+$")
-# "### Exercise 2 (3 points)" in the English notebooks, "### 练习 2（3 分）" in the Chinese ones.
+# "### Exercise 2 (3 points): title" in the English notebooks, "### 练习 2（3 分）：标题" in the Chinese ones.
 EXERCISE_HEADING = re.compile(
     r"^#+\s*(?:Exercise\s+(?P<en>\d+)\s*\((?P<en_points>\d+(?:\.\d+)?)\s+points?\)"
-    r"|练习\s*(?P<zh>\d+)\s*[（(]\s*(?P<zh_points>\d+(?:\.\d+)?)\s*分\s*[）)])", re.MULTILINE)
+    r"|练习\s*(?P<zh>\d+)\s*[（(]\s*(?P<zh_points>\d+(?:\.\d+)?)\s*分\s*[）)])"
+    r"(?:[ \t]*[:：][ \t]*(?P<title>[^\n]*))?", re.MULTILINE)
 
 
 def exercise_heading(markdown: str) -> tuple[int, float] | None:
@@ -31,6 +33,13 @@ def exercise_heading(markdown: str) -> tuple[int, float] | None:
     if match.group("en") is not None:
         return int(match.group("en")), float(match.group("en_points"))
     return int(match.group("zh")), float(match.group("zh_points"))
+
+
+def exercise_title(markdown: str) -> str | None:
+    """The title after the points in the first exercise heading ('softmax with temperature'), or None."""
+    match = EXERCISE_HEADING.search(markdown)
+    title = (match.group("title") or "").strip() if match else ""
+    return title or None
 
 
 class SourceError(ValueError):
@@ -47,6 +56,9 @@ class Exercise:
     solution_ids: list[str] = field(default_factory=list)
     number: int | None = None
     denied: list[str] = field(default_factory=list)
+    title: str | None = None  # from the heading: "softmax with temperature"
+    deny_reason: str | None = None  # from `# deny-reason:`: what the exercise asks the student to write
+    parts: list[tuple[str, float]] = field(default_factory=list)  # `with part(name, points)` blocks, in order
 
 
 def nbgrader_meta(cell: Any) -> dict:
@@ -114,24 +126,69 @@ def hidden_blocks(source: str) -> list[tuple[int, int]]:
 
 
 def _deny_line_numbers(source: str) -> list[int]:
-    """0-based line numbers of a cell's `# deny:` lines."""
-    return [number for number, line in enumerate(source.splitlines()) if DENY_LINE.match(line)]
+    """0-based line numbers of a cell's `# deny:` and `# deny-reason:` lines."""
+    return [number for number, line in enumerate(source.splitlines())
+            if DENY_LINE.match(line) or REASON_LINE.match(line)]
+
+
+def _part_calls(source: str) -> list[ast.Call]:
+    """The `part(...)` calls of a cell (a plain name or an attribute named `part`)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and (
+        (isinstance(node.func, ast.Name) and node.func.id == "part")
+        or (isinstance(node.func, ast.Attribute) and node.func.attr == "part"))]
+
+
+def _literal_part(call: ast.Call) -> tuple[str, float] | None:
+    """(name, points) of `part("name", points)` with literal arguments, else None."""
+    if len(call.args) != 2 or call.keywords:
+        return None
+    name, points = call.args
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.strip()):
+        return None
+    if not (isinstance(points, ast.Constant) and isinstance(points.value, (int, float))
+            and not isinstance(points.value, bool) and points.value > 0):
+        return None
+    return name.value, float(points.value)
+
+
+def declared_parts(test_source: str) -> list[tuple[str, float]]:
+    """The parts a test cell declares, `with part("name", points):`, in source order (see utils.grading.parts)."""
+    found = [_literal_part(call) for call in _part_calls(test_source)]
+    return [entry for entry in found if entry is not None]
+
+
+def part_problems(test_source: str, points: float) -> list[str]:
+    """Problems of a test cell's parts: arguments not literal, names repeated, more points than the cell has."""
+    calls = _part_calls(test_source)
+    problems = [f"part(...) on line {call.lineno} needs a literal name and literal positive points, "
+                "e.g. part(\"other head counts\", 1)" for call in calls if _literal_part(call) is None]
+    names = [name for name, _ in declared_parts(test_source)]
+    problems += [f"part name {name!r} is used twice" for name in sorted({n for n in names if names.count(n) > 1})]
+    total = sum(p for _, p in declared_parts(test_source))
+    if total > points + 1e-9:
+        problems.append(f"its parts carry {total:g} points, more than the cell's {points:g}")
+    return problems
 
 
 def exercises(nb: Any) -> list[Exercise]:
     """The exercises in notebook order; each test cell closes the solutions written since the last one."""
-    found, pending, number = [], [], None
+    found, pending, number, title = [], [], None, None
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             heading = exercise_heading(cell.source)
             if heading:
-                number = heading[0]
+                number, title = heading[0], exercise_title(cell.source)
         if is_solution(cell):
             pending.append(grade_id(cell))
         elif is_test(cell):
             meta = nbgrader_meta(cell)
             found.append(Exercise(meta["grade_id"], float(meta.get("points", 0)), cell.source, pending, number,
-                                  denied_paths(cell.source)))
+                                  denied_paths(cell.source), title, deny_reason(cell.source),
+                                  declared_parts(cell.source)))
             pending = []
     return found
 
@@ -182,6 +239,8 @@ def _check_cell(index: int, cell: Any, seen: set[str]) -> list[str]:
         problems += [f"{where}: {problem}" for problem in deny_problems(source)]
         if any(begin < line < end for line in _deny_line_numbers(source) for begin, end in hidden):
             problems.append(f"{where}: the '# deny:' line belongs in the visible part (students must see it)")
+        if isinstance(points, (int, float)) and not isinstance(points, bool):
+            problems += [f"{where}: {problem}" for problem in part_problems(source, float(points))]
     elif blocks or hidden:
         problems.append(f"{where}: markers in a cell that is neither a solution nor a test cell")
     return problems

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import select
 import shutil
@@ -15,11 +16,42 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from utils.grading.bwrap import SandboxSpec, sandbox_command
+from utils.grading.bwrap import SandboxSpec, course_root, helper_pythonpath, sandbox_command
 
+HELPER_MODULE = "utils.grading.zygote"  # what the helper process runs (`python -m`)
 LOG_TAIL = 2000
 STARTUP_TIMEOUT_S = 600.0  # loading PyTorch on a busy machine can be slow
 HELPER_GRACE_S = 60.0  # beyond the time limit, before a silent helper counts as dead
+
+
+class HelperStartError(RuntimeError):
+    """The helper process did not start; the message gives its own last lines, the likely cause and what to do."""
+
+
+def diagnose_start_failure(stderr_tail: str, code: int | None, sandboxed: bool) -> str:
+    """Why the helper process most likely failed to start, and what to do, from its stderr."""
+    from utils.i18n.text import tr
+
+    missing = re.search(r"No module named '([^']+)'", stderr_tail)
+    if missing and missing.group(1) == "utils":
+        return tr("the course package `utils` is not importable {where}: the grader imported it from {root}. A "
+                  "second clone whose editable install (pip install -e) points to another folder, or a package folder "
+                  "hidden by the sandbox, does this. Run the grader from the clone that holds the package, with "
+                  "that clone's environment (`pip install -e .` in it), and check that "
+                  "`python -c 'import utils; print(utils.__file__)'` names {root}.",
+                  where=tr("inside the sandbox") if sandboxed else tr("in the helper process"), root=course_root())
+    if missing:
+        return tr("the helper process cannot import {module}: install the course's requirements "
+                  "(`pip install -r requirements.txt`) into the environment that runs the grader ({python}).",
+                  module=missing.group(1), python=sys.executable)
+    if sandboxed and re.search(r"^bwrap:", stderr_tail, re.MULTILINE):
+        return tr("bubblewrap could not build the sandbox (see its message above); check that this user may create "
+                  "namespaces, or grade inside a container with `--sandbox off`.")
+    if code is None:
+        return tr("the helper did not answer within {seconds} s (a very slow or overloaded machine?); try again "
+                  "with fewer --jobs.", seconds=f"{STARTUP_TIMEOUT_S:g}")
+    return tr("see its last lines above; run `{python} -m {module}` by hand (it waits for a line of JSON on stdin) "
+              "to see the same error.", python=sys.executable, module=HELPER_MODULE)
 
 
 @dataclass
@@ -53,12 +85,17 @@ class Zygote:
     def __init__(self, preload: list[str], grace_s: float = HELPER_GRACE_S, sandbox: SandboxSpec | None = None) -> None:
         self._preload, self._grace_s, self.sandbox = preload, grace_s, sandbox
         self._scratch: Path | None = None
+        self._logs = Path(tempfile.mkdtemp(prefix="lm-grade-helper-"))  # the helper's own stderr, outside any sandbox
         if sandbox is not None:
             if sandbox.child_uid is None and os.geteuid() == 0:
                 sandbox.child_uid = 200_000 + secrets.randbelow(800_000)  # its own uid: its own process count
             self._scratch = Path(tempfile.mkdtemp(prefix="lm-grade-sandbox-"))
             self._scratch.chmod(0o711)
-        self._start()
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def sandboxed(self) -> bool:
@@ -69,14 +106,26 @@ class Zygote:
         """Start the helper and wait until it has loaded the modules."""
         env = {key: value for key, value in os.environ.items() if key not in {"PYTHONOPTIMIZE", "PYTHONINSPECT"}}
         env.setdefault("MPLBACKEND", "Agg")
-        argv = [sys.executable, "-m", "utils.grading.zygote"]
+        env["PYTHONPATH"] = helper_pythonpath()  # the helper imports the very package this grader runs
+        argv = [sys.executable, "-m", HELPER_MODULE]
         if self.sandbox is not None:
             argv = sandbox_command(argv, self.sandbox, self._scratch)
-        self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        stderr_path = self._logs / "helper-stderr.txt"
+        with open(stderr_path, "ab") as stderr:
+            self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                                             env=env)
         self._buffer = b""
         self._send(self._preload)
         if self._receive(STARTUP_TIMEOUT_S) is None:
-            raise RuntimeError(f"the grader's helper process failed to start (exit code {self._process.poll()})")
+            self._process.kill()
+            code = self._process.wait()
+            tail = stderr_path.read_bytes()[-LOG_TAIL:].decode(errors="replace").strip()
+            from utils.i18n.text import tr
+
+            raise HelperStartError(tr("the grader's helper process failed to start (exit code {code}). Its last "
+                                      "lines:\n{tail}\nLikely cause: {cause}", code=code,
+                                      tail=tail or tr("(nothing on stderr)"),
+                                      cause=diagnose_start_failure(tail, code, self.sandbox is not None)))
 
     def _send(self, message: object) -> bool:
         """Send one JSON line; False when the helper is gone."""
@@ -143,7 +192,7 @@ class Zygote:
 
     def close(self) -> None:
         """Stop the helper (closing its stdin ends its loop; bwrap then ends everything in the sandbox)."""
-        if self._process.poll() is None:
+        if getattr(self, "_process", None) is not None and self._process.poll() is None:
             self._process.stdin.close()
             try:
                 self._process.wait(timeout=10)
@@ -152,6 +201,7 @@ class Zygote:
                 self._process.wait()
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
+        shutil.rmtree(self._logs, ignore_errors=True)
 
     def __enter__(self) -> Zygote:
         return self

@@ -5,7 +5,8 @@ into an exception message, a printed log or a file name that ends up in its feed
 removes from every feedback text each stretch of WINDOW or more characters (whitespace collapsed)
 that occurs in a hidden-test block of the notebook (whichever exercise it belongs to) and nowhere in
 what the student may see: the released notebook (so names like `temperature_softmax` stay
-readable) and the literal text of the hidden tests' own assert messages (written to be shown).
+readable), the literal text of the hidden tests' own assert messages and the names of the test
+cells' parts (both written to be shown).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def hidden_text(exercises: list[Exercise]) -> list[str]:
 
 
 def assert_messages(exercises: list[Exercise]) -> list[str]:
-    """The literal text in the messages of the hidden tests' assert statements."""
+    """The literal text of the hidden tests' assert messages and part names (both written to be shown)."""
     found = []
     for exercise in exercises:
         try:
@@ -47,6 +48,7 @@ def assert_messages(exercises: list[Exercise]) -> list[str]:
                     begin < node.lineno - 1 < end for begin, end in blocks):
                 found += [sub.value for sub in ast.walk(node.msg)
                           if isinstance(sub, ast.Constant) and isinstance(sub.value, str)]
+        found += [name for name, _ in exercise.parts]
     return found
 
 

@@ -12,6 +12,7 @@ problem: the English with its `{fields}` must be written out for the catalog to 
 from __future__ import annotations
 
 import ast
+import re
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from utils.i18n.layout import LANG, ROOT, relative
 from utils.i18n.text import MESSAGES_DIR
 
 MESSAGE_CALLS = ("tr", "mark")  # utils.i18n.text: translate now / mark for later
+DENY_REASON = re.compile(r"^[ \t]*#[ \t]*deny-reason:[ \t]*(.+?)[ \t]*$", re.MULTILINE)  # utils.grading.deny
 HEADER = {
     "Project-Id-Version": "lm-course",
     "Language": LANG,
@@ -107,6 +109,8 @@ def collect(root: Path = ROOT) -> Collected:
     for path in notebooks:
         for cell_id, source in notebook_code(path):
             python_messages(source, f"{path.relative_to(root).as_posix()}:{cell_id}", found)
+            for reason in DENY_REASON.findall(source):  # the grader words a test cell's deny reason through tr()
+                found.add(reason, f"{path.relative_to(root).as_posix()}:{cell_id}")
     return found
 
 

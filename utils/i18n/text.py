@@ -15,11 +15,15 @@ The language reaches the kernel without any code in the notebook: the Chinese no
 folder named `zh` (notebooks/zh/, and the student edition's zh/), and a kernel knows its notebook's
 folder, as JupyterLab's `JPY_SESSION_NAME` (the notebook's path) or, under nbval, nbclient and the
 grader, its working folder. `$LM_LANG` (en or zh) overrides both, for scripts and tests.
+`in_language("zh")` overrides all three for the code inside it (the grader's feedback to one student).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,6 +33,19 @@ LANG_ENV_VAR = "LM_LANG"
 LANGUAGES = ("en", "zh")
 MESSAGES_DIR = Path(__file__).resolve().parent / "messages"
 FOLDER_LANGUAGES = {"zh": "zh"}  # a notebook in a folder of this name speaks that language
+_CHOSEN: ContextVar[str | None] = ContextVar("lm_language", default=None)  # set by in_language()
+
+
+@contextmanager
+def in_language(language: str) -> Iterator[None]:
+    """Inside this block (this thread or task only) tr() speaks `language`, whatever the environment says."""
+    if language not in LANGUAGES:
+        raise ValueError(f"{language!r} is not a course language: use one of {', '.join(LANGUAGES)}")
+    token = _CHOSEN.set(language)
+    try:
+        yield
+    finally:
+        _CHOSEN.reset(token)
 
 
 def _folder_language(path: str | os.PathLike) -> str | None:
@@ -37,7 +54,9 @@ def _folder_language(path: str | os.PathLike) -> str | None:
 
 
 def notebook_language() -> str:
-    """The running notebook's language: $LM_LANG, else its folder's (`zh/` is Chinese), else 'en'."""
+    """The running notebook's language: in_language()'s, else $LM_LANG, else its folder's (`zh/` is Chinese), else 'en'."""
+    if _CHOSEN.get() is not None:
+        return _CHOSEN.get()
     chosen = os.environ.get(LANG_ENV_VAR, "").strip().lower()
     if chosen:
         if chosen not in LANGUAGES:
