@@ -19,7 +19,7 @@ import pytest
 
 from utils.grading.notebook import grade_id, is_solution, validate_source
 
-nbgrader_api = pytest.importorskip("nbgrader.api", reason="nbgrader is not installed (pip install -r requirements.txt)")
+nbgrader_api = pytest.importorskip("nbgrader.api", reason="nbgrader is not installed (pip install -r requirements-test.txt)")
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ["01_autoregression.ipynb", "08_masks_copy_failure.ipynb"]

@@ -7,6 +7,7 @@ Foundation
     training, evaluation        -- one training loop; NLL, perplexity, bits per token
     sampling, decoding          -- temperature, top-k, top-p, generate(); beam and exhaustive search
     checkpoint, checks, plotting -- safe checkpoints; student-facing checks; lecture figures
+    fonts                       -- the CJK font (pip package) every figure falls back to, registered on import
 Model families
     baselines                   -- uniform, unigram, a trainable bigram table
     ngram, ngram_counts         -- smoothed n-gram models from vectorised counts
@@ -17,12 +18,16 @@ Demonstrations used by the notebooks
     synthetic, embedding_tools, extrapolation, norm_demo, lr_grid, masks, copy_failure,
     generation_cost, zoo, class_pairs, can_senses
 Tools
+    i18n                        -- tr(): what the code prints in the notebook's language; the Chinese edition
     widgets                     -- the interactive widgets (ipywidgets)
     grading                     -- `python -m utils.grading release|grade`
     site                        -- `python -m utils.site build`: the static, offline HTML site
 """
 
 from utils.device import get_device, set_seed
+from utils.fonts import register_cjk_font
+
+register_cjk_font()  # Chinese in any figure draws with a CJK font, never as boxes (utils/fonts.py)
 
 __all__ = ["get_device", "set_seed"]
 __version__ = "0.1.0"

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 
+from utils.i18n.text import tr
+
 
 def draw_beam_tree(
     ax: plt.Axes,
@@ -19,7 +21,7 @@ def draw_beam_tree(
     highlight: {legend name: (token sequence, colour)} paths drawn on top (greedy, the optimum).
     """
     if not trace:
-        raise ValueError("the trace is empty: run beam_search(..., trace=trace) with max_new_tokens >= 1")
+        raise ValueError(tr("the trace is empty: run beam_search(..., trace=trace) with max_new_tokens >= 1"))
     where: dict[tuple[int, ...], tuple[float, float]] = {(): (0.0, 0.0)}
     for depth, candidates in enumerate(trace, start=1):
         ordered = sorted(candidates, key=lambda c: c[0])
@@ -37,7 +39,7 @@ def draw_beam_tree(
         path = [where[tokens[:i]] for i in range(len(tokens) + 1) if tokens[:i] in where]
         ax.plot([p[0] for p in path], [p[1] for p in path], color=colour, lw=3, alpha=0.6, label=name, zorder=0)
     ax.scatter([0], [0], s=70, color="black", zorder=3)
-    ax.set_xticks(range(len(trace) + 1), ["prefix"] + [f"step {d}" for d in range(1, len(trace) + 1)])
+    ax.set_xticks(range(len(trace) + 1), [tr("prefix")] + [tr("step {step}", step=d) for d in range(1, len(trace) + 1)])
     ax.set_yticks([])
     if highlight:
         ax.legend(loc="upper left", fontsize=10)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from utils.i18n.text import mark, tr
+
 # (label, colour) from the input at the bottom to the output at the top; "+" marks a residual sum
-_LAYERS = [
-    ("token ids (B, T)", "#eeeeee"),
-    ("token embedding  (B, T, D)", "#cfe2f3"),
+_LAYERS = [  # labels translated when drawn (tr)
+    (mark("token ids (B, T)"), "#eeeeee"),
+    (mark("token embedding  (B, T, D)"), "#cfe2f3"),
     ("LayerNorm", "#fff2cc"),
-    ("causal multi-head attention\n(rotary positions on q, k)", "#f4cccc"),
+    (mark("causal multi-head attention\n(rotary positions on q, k)"), "#f4cccc"),
     ("+", "white"),
     ("LayerNorm", "#fff2cc"),
-    ("feed-forward: D → 4D → GELU → D", "#d9ead3"),
+    (mark("feed-forward: D → 4D → GELU → D"), "#d9ead3"),
     ("+", "white"),
-    ("final LayerNorm", "#fff2cc"),
-    ("unembedding W_U  (B, T, V)", "#cfe2f3"),
-    ("softmax → p(next token)", "#eeeeee"),
+    (mark("final LayerNorm"), "#fff2cc"),
+    (mark("unembedding W_U  (B, T, V)"), "#cfe2f3"),
+    (mark("softmax → p(next token)"), "#eeeeee"),
 ]
 
 
@@ -29,7 +31,7 @@ def draw_decoder_only(ax, n_layer: int) -> None:
             ax.add_patch(_circle(y))
             ax.text(0, y, "+", ha="center", va="center", fontsize=14, fontweight="bold")
         else:
-            ax.text(0, y, label, ha="center", va="center", fontsize=11,
+            ax.text(0, y, tr(label), ha="center", va="center", fontsize=11,
                     bbox=dict(boxstyle="round,pad=0.35", facecolor=colour, edgecolor="black"))
     for y0, y1 in zip(ys[:-1], ys[1:]):
         ax.annotate("", xy=(0, y1 - 0.32), xytext=(0, y0 + 0.32), arrowprops=dict(arrowstyle="->", lw=1.4))
@@ -37,9 +39,10 @@ def draw_decoder_only(ax, n_layer: int) -> None:
         ax.annotate("", xy=(-0.12, ys[plus]), xytext=(-1.6, ys[plus]), arrowprops=dict(arrowstyle="->", lw=1.2))
         ax.plot([-1.6, -1.6], [ys[start] + 0.5, ys[plus]], color="black", lw=1.2)
         ax.plot([-1.6, 0], [ys[start] + 0.5, ys[start] + 0.5], color="black", lw=1.2)
-        ax.text(-1.7, (ys[start] + ys[plus]) / 2 + 0.25, "residual", rotation=90, ha="right", va="center", fontsize=10)
+        ax.text(-1.7, (ys[start] + ys[plus]) / 2 + 0.25, tr("residual"), rotation=90, ha="right", va="center",
+                fontsize=10)
     ax.add_patch(_frame(ys[2] - 0.6, ys[7] + 0.45))
-    ax.text(2.55, (ys[2] + ys[7]) / 2, f"block\n× {n_layer}", ha="left", va="center", fontsize=12)
+    ax.text(2.55, (ys[2] + ys[7]) / 2, tr("block\n× {n}", n=n_layer), ha="left", va="center", fontsize=12)
     ax.set_xlim(-2.4, 3.4)
     ax.set_ylim(-0.7, ys[-1] + 0.7)
     ax.axis("off")

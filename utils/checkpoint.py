@@ -9,6 +9,7 @@ from typing import Any
 
 import torch
 
+from utils.i18n.text import tr
 from utils.interface import MODEL_REGISTRY, LanguageModel
 
 
@@ -40,11 +41,12 @@ def load_checkpoint(path: str | os.PathLike, device: torch.device | str = "cpu")
     """Rebuild the model saved at `path` (weights only, no pickled code); return (model, metadata)."""
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"no checkpoint at {path}; train the model first or check the path")
+        raise FileNotFoundError(tr("no checkpoint at {path}; train the model first or check the path", path=path))
     try:
         payload = torch.load(path, map_location=device, weights_only=True)
     except Exception as error:  # a truncated or foreign file
-        raise ValueError(f"{path} is not a readable checkpoint ({error}); delete it and train again") from error
+        raise ValueError(tr("{path} is not a readable checkpoint ({error}); delete it and train again", path=path,
+                            error=error)) from error
     name = payload.get("model_class")
     if name not in MODEL_REGISTRY:
         raise ValueError(f"checkpoint {path} holds unknown model class {name!r}; import the module defining it first")

@@ -22,6 +22,7 @@ import torch
 
 from utils.batching import batch_sampler
 from utils.dataset import Dataset
+from utils.i18n.text import tr
 from utils.interface import LanguageModel
 from utils.ngram import NGramLM
 from utils.sampling import generate
@@ -243,7 +244,7 @@ def mask_grid(
 def _checked_prefix(prefix: str, max_prefix: int) -> str:
     """The prefix's last max_prefix characters; ValueError when it is empty."""
     if not isinstance(prefix, str) or not prefix:
-        raise ValueError("the prefix is empty: type at least one character")
+        raise ValueError(tr("the prefix is empty: type at least one character"))
     return prefix[-max_prefix:]
 
 

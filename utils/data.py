@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Literal
 
+from utils.i18n.text import tr
+
 MIRROR_ENV_VAR = "LM_DATA_MIRROR"
 CACHE_ENV_VAR = "LM_DATA_CACHE"
 SPLIT_FRACTIONS = (0.8, 0.1, 0.1)
@@ -95,7 +97,7 @@ class Splits:
 def corpus_info(name: str) -> CorpusInfo:
     """Look up a corpus by name, with a clear error listing the known names."""
     if name not in CORPORA:
-        raise ValueError(f"unknown corpus {name!r}: choose one of {', '.join(sorted(CORPORA))}")
+        raise ValueError(tr("unknown corpus {name!r}: choose one of {known}", name=name, known=", ".join(sorted(CORPORA))))
     return CORPORA[name]
 
 
@@ -159,10 +161,10 @@ def download(info: CorpusInfo, destination: Path, opener: Opener | None = None) 
             )
         os.replace(temp_path, destination)
     except (urllib.error.URLError, OSError) as error:
-        raise FileNotFoundError(
-            f"could not download corpus {info.name!r} from {info.url} ({error}). "
-            f"Offline? Put {info.filename} (sha256 {info.sha256}) in a folder and set "
-            f"${MIRROR_ENV_VAR} to that folder, or copy it to {destination}."
+        raise FileNotFoundError(tr(
+            "could not download corpus {name!r} from {url} ({error}). Offline? Put {file} (sha256 {sha256}) in a folder "
+            "and set ${variable} to that folder, or copy it to {destination}.", name=info.name, url=info.url,
+            error=error, file=info.filename, sha256=info.sha256, variable=MIRROR_ENV_VAR, destination=destination)
         ) from error
     finally:
         if temp_path.exists():
@@ -209,7 +211,7 @@ def load_items(name: str) -> list[str]:
     """The items of a line-per-item corpus (blank lines dropped)."""
     info = corpus_info(name)
     if info.kind != "items":
-        raise ValueError(f"corpus {name!r} is running text, not items; use load_text({name!r})")
+        raise ValueError(tr("corpus {name!r} is running text, not items; use load_text({name!r})", name=name))
     return [line.strip() for line in load_text(name).splitlines() if line.strip()]
 
 

@@ -8,6 +8,7 @@ from typing import Literal
 import torch
 
 from utils.data import DEFAULT_CORPUS, load_splits
+from utils.i18n.text import tr
 from utils.tokenizers import CharTokenizer, Tokenizer, WordTokenizer
 
 ITEM_BOUNDARY = "."
@@ -27,7 +28,7 @@ class Dataset:
     def part(self, split: str) -> torch.Tensor | list[torch.Tensor]:
         """The tokens of 'train', 'val' or 'test'."""
         if split not in ("train", "val", "test"):
-            raise ValueError(f"unknown split {split!r}: use 'train', 'val' or 'test'")
+            raise ValueError(tr("unknown split {split!r}: use 'train', 'val' or 'test'", split=split))
         return getattr(self, split)
 
     @property
@@ -56,7 +57,7 @@ def load_dataset(name: str = DEFAULT_CORPUS, level: str = "char") -> Dataset:
     """
     splits = load_splits(name)
     if level not in ("char", "word"):
-        raise ValueError(f"unknown tokenizer level {level!r}: use 'char' or 'word'")
+        raise ValueError(tr("unknown tokenizer level {level!r}: use 'char' or 'word'", level=level))
     if splits.kind == "items":
         everything = "".join(splits.train) + "".join(splits.val) + "".join(splits.test)
         boundary = ITEM_BOUNDARY

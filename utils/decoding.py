@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
+from utils.i18n.text import tr
 from utils.interface import LanguageModel
 from utils.sampling import generate
 
@@ -87,11 +88,11 @@ def next_log_probs(model: LanguageModel, histories: torch.Tensor) -> torch.Tenso
 
 def _check_search(beam_width: int, max_new_tokens: int, length_norm: float) -> None:
     if not isinstance(beam_width, int) or beam_width < 1:
-        raise ValueError(f"beam_width must be an integer >= 1, got {beam_width!r}")
+        raise ValueError(tr("beam_width must be an integer >= 1, got {value!r}", value=beam_width))
     if max_new_tokens < 0:
-        raise ValueError(f"max_new_tokens must be >= 0, got {max_new_tokens}")
+        raise ValueError(tr("max_new_tokens must be >= 0, got {value}", value=max_new_tokens))
     if length_norm < 0:
-        raise ValueError(f"length_norm (alpha) must be >= 0, got {length_norm}")
+        raise ValueError(tr("length_norm (alpha) must be >= 0, got {value}", value=length_norm))
 
 
 def beam_step(scores: torch.Tensor, log_probs: torch.Tensor, width: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

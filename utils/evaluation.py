@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from utils.batching import sequential_batches
+from utils.i18n.text import tr
 from utils.interface import IGNORE_INDEX, LanguageModel
 
 
@@ -31,7 +32,8 @@ class Metrics:
         return self.nll / math.log(2)
 
     def __str__(self) -> str:
-        return f"nll {self.nll:.4f} nats/token | perplexity {self.perplexity:.3f} | {self.bits_per_token:.4f} bits/token | {self.tokens} tokens"
+        return tr("nll {nll:.4f} nats/token | perplexity {perplexity:.3f} | {bits:.4f} bits/token | {tokens} tokens",
+                  nll=self.nll, perplexity=self.perplexity, bits=self.bits_per_token, tokens=self.tokens)
 
 
 def summed_nll(logits: torch.Tensor, targets: torch.Tensor) -> tuple[float, int]:

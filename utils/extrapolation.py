@@ -11,6 +11,7 @@ from utils.batching import batch_sampler
 from utils.dataset import token_stream
 from utils.device import set_seed
 from utils.evaluation import summed_nll
+from utils.i18n.text import tr
 from utils.training import TrainConfig, train
 from utils.transformer import TransformerConfig, TransformerLM
 
@@ -69,7 +70,7 @@ def train_short_eval_long(
 
     train_tokens, val_tokens = token_stream(dataset, "train"), token_stream(dataset, "val")  # 1-D ids (items joined)
     results, models = [], {}
-    for kind in tqdm(kinds, desc="train short, evaluate long (one model per encoding)"):
+    for kind in tqdm(kinds, desc=tr("train short, evaluate long (one model per encoding)")):
         generator = set_seed(seed)
         config = TransformerConfig(dataset.vocab_size, context_length=train_length, positional=kind, **model_sizes)
         model = TransformerLM(config)

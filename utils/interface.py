@@ -22,6 +22,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from utils.i18n.text import tr
+
 IGNORE_INDEX = -100
 MODEL_REGISTRY: dict[str, type["LanguageModel"]] = {}
 
@@ -47,25 +49,23 @@ class LanguageModel(nn.Module):
     def validate_input(self, idx: torch.Tensor) -> None:
         """Raise a clear ValueError if `idx` is not a (B, T) integer tensor the model can read."""
         if not isinstance(idx, torch.Tensor):
-            raise ValueError(f"expected a torch.Tensor of token ids, got {type(idx).__name__}")
+            raise ValueError(tr("expected a torch.Tensor of token ids, got {type}", type=type(idx).__name__))
         if idx.dtype not in (torch.int64, torch.int32, torch.int16, torch.uint8):
-            raise ValueError(f"token ids must be an integer tensor (torch.long), got dtype {idx.dtype}")
+            raise ValueError(tr("token ids must be an integer tensor (torch.long), got dtype {dtype}", dtype=idx.dtype))
         if idx.dim() != 2:
-            raise ValueError(f"expected token ids of shape (B, T), got shape {tuple(idx.shape)}")
+            raise ValueError(tr("expected token ids of shape (B, T), got shape {shape}", shape=tuple(idx.shape)))
         if idx.numel() and (int(idx.min()) < 0 or int(idx.max()) >= self.vocab_size):
-            raise ValueError(
-                f"token ids must lie in [0, {self.vocab_size}), got min {int(idx.min())}, max {int(idx.max())}"
-            )
+            raise ValueError(tr("token ids must lie in [0, {vocab}), got min {low}, max {high}", vocab=self.vocab_size,
+                                low=int(idx.min()), high=int(idx.max())))
         if self.context_length is not None and idx.shape[1] > self.context_length:
-            raise ValueError(
-                f"input of length {idx.shape[1]} is longer than the model's context of "
-                f"{self.context_length} tokens; crop it to the last {self.context_length} tokens"
-            )
+            raise ValueError(tr("input of length {length} is longer than the model's context of {context} tokens; crop it "
+                                "to the last {context} tokens", length=idx.shape[1], context=self.context_length))
 
     def loss(self, idx: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         """Mean cross-entropy of `targets` (B, T) given `idx` (B, T); IGNORE_INDEX targets are skipped."""
         if targets.shape != idx.shape:
-            raise ValueError(f"targets must have the shape of the inputs {tuple(idx.shape)}, got {tuple(targets.shape)}")
+            raise ValueError(tr("targets must have the shape of the inputs {expected}, got {shape}", expected=tuple(idx.shape),
+                                shape=tuple(targets.shape)))
         logits = self(idx)  # (B, T, V)
         return F.cross_entropy(logits.reshape(-1, logits.size(-1)).float(), targets.reshape(-1), ignore_index=IGNORE_INDEX)
 

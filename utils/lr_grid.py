@@ -22,6 +22,7 @@ from torch import nn
 
 from utils.batching import Batch
 from utils.device import set_seed
+from utils.i18n.text import tr
 from utils.interface import LanguageModel
 from utils.training import TrainConfig, TrainHistory, train
 
@@ -64,7 +65,7 @@ def lr_warmup_grid(
     from tqdm.auto import tqdm
 
     runs = []
-    bar = tqdm(total=len(placements) * len(warmups) * len(lrs), desc="learning-rate grid (runs)")
+    bar = tqdm(total=len(placements) * len(warmups) * len(lrs), desc=tr("learning-rate grid (runs)"))
     for placement in placements:
         for warmup in warmups:
             for lr in lrs:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import torch
 
+from utils.i18n.text import mark
+
 
 def _check_length(name: str, length: int) -> None:
     if not isinstance(length, int) or length < 1:
@@ -35,13 +37,13 @@ def cross_pattern(target_length: int, source_length: int) -> torch.Tensor:
 
 
 def mask_patterns(source_length: int, target_length: int) -> dict[str, torch.Tensor]:
-    """Every pattern to draw side by side, by name: (rows = queries, columns = keys) bool matrices."""
+    """Every pattern to draw side by side, by English name (a title: tr(name)): (rows = queries, columns = keys) bool."""
     return {
-        "encoder-only (BERT)": bidirectional_pattern(source_length),
-        "decoder-only (GPT)": causal_pattern(target_length),
-        "enc-dec: encoder self-attention": bidirectional_pattern(source_length),
-        "enc-dec: decoder self-attention": causal_pattern(target_length),
-        "enc-dec: cross-attention": cross_pattern(target_length, source_length),
+        mark("encoder-only (BERT)"): bidirectional_pattern(source_length),
+        mark("decoder-only (GPT)"): causal_pattern(target_length),
+        mark("enc-dec: encoder self-attention"): bidirectional_pattern(source_length),
+        mark("enc-dec: decoder self-attention"): causal_pattern(target_length),
+        mark("enc-dec: cross-attention"): cross_pattern(target_length, source_length),
     }
 
 

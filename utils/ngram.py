@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from utils.i18n.text import tr
 from utils.interface import LanguageModel, register_model
 from utils.ngram_counts import NGramCounts, NGramTable, ngram_windows, pack
 
@@ -58,17 +59,18 @@ class NGramConfig:
 def validate_config(config: NGramConfig) -> None:
     """Raise ValueError on a setting the model cannot use, saying which and why."""
     if not isinstance(config.n, int) or config.n < 1:
-        raise ValueError(f"n must be an integer >= 1 (1 = unigram, 2 = bigram, ...), got {config.n!r}")
+        raise ValueError(tr("n must be an integer >= 1 (1 = unigram, 2 = bigram, ...), got {value!r}", value=config.n))
     if config.vocab_size < 1:
         raise ValueError(f"vocab_size must be at least 1, got {config.vocab_size}")
     if config.smoothing not in SMOOTHINGS:
-        raise ValueError(f"unknown smoothing {config.smoothing!r}: choose one of {', '.join(SMOOTHINGS)}")
+        raise ValueError(tr("unknown smoothing {value!r}: choose one of {known}", value=config.smoothing,
+                            known=", ".join(SMOOTHINGS)))
     if not config.k >= 0:
-        raise ValueError(f"k must be >= 0 (0 = no smoothing, 1 = add-one), got {config.k}")
+        raise ValueError(tr("k must be >= 0 (0 = no smoothing, 1 = add-one), got {value}", value=config.k))
     if not 0 <= config.lam <= 1:
-        raise ValueError(f"lam must lie in [0, 1], got {config.lam}")
+        raise ValueError(tr("lam must lie in [0, 1], got {value}", value=config.lam))
     if not 0 <= config.discount <= 1:
-        raise ValueError(f"discount must lie in [0, 1] (0.75 is usual), got {config.discount}")
+        raise ValueError(tr("discount must lie in [0, 1] (0.75 is usual), got {value}", value=config.discount))
     if config.boundary_id is not None and not 0 <= config.boundary_id < config.vocab_size:
         raise ValueError(f"boundary_id {config.boundary_id} is outside the vocabulary of size {config.vocab_size}")
 

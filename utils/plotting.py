@@ -7,6 +7,9 @@ from collections.abc import Sequence
 import matplotlib as mpl
 import numpy as np
 
+from utils.fonts import register_cjk_font
+from utils.i18n.text import tr
+
 LECTURE_STYLE = {
     "figure.figsize": (10, 5),
     "figure.dpi": 90,
@@ -26,29 +29,10 @@ LECTURE_STYLE = {
 }
 
 
-# Fonts with CJK glyphs, the first installed one wins: Linux (Noto / Source Han, WenQuanYi, AR PL),
-# macOS (PingFang, Hiragino, Heiti), Windows (Microsoft YaHei, SimHei, DengXian).
-CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "PingFang SC",
-             "Hiragino Sans GB", "Heiti SC", "STHeiti", "Microsoft YaHei", "DengXian", "SimHei",
-             "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Noto Sans CJK JP", "Noto Serif CJK SC",
-             "AR PL UMing CN", "AR PL UKai CN")
-
-
-def cjk_font() -> str | None:
-    """The name of the first installed font of CJK_FONTS, or None when none is installed."""
-    from matplotlib import font_manager
-
-    available = {f.name for f in font_manager.fontManager.ttflist}
-    return next((family for family in CJK_FONTS if family in available), None)
-
-
 def use_lecture_style() -> None:
-    """Large fonts, thick lines, light grids and a CJK-capable font: call once at the top of a notebook."""
+    """Large fonts, thick lines, light grids and the CJK fallback font: call once at the top of a notebook."""
     mpl.rcParams.update(LECTURE_STYLE)
-    family = cjk_font()  # Chinese labels (notebook 12, the glossary terms) draw as boxes without one
-    if family is not None and family not in mpl.rcParams["font.sans-serif"][:1]:
-        mpl.rcParams["font.sans-serif"] = [family, *mpl.rcParams["font.sans-serif"]]
-    mpl.rcParams["axes.unicode_minus"] = False  # CJK fonts often lack U+2212, the minus sign matplotlib uses
+    register_cjk_font()  # again, in case rcParams were reset since `import utils` (utils/fonts.py)
 
 
 def plot_history(history, ax=None, label: str = "", smooth: int = 20):
@@ -56,12 +40,13 @@ def plot_history(history, ax=None, label: str = "", smooth: int = 20):
     import matplotlib.pyplot as plt
 
     ax = ax or plt.gca()
-    prefix = f"{label} " if label else ""
-    ax.plot(history.steps, history.smoothed_train_loss(smooth), label=f"{prefix}train", alpha=0.8)
+    train, validation = (tr("{model} train", model=label), tr("{model} validation", model=label)) if label \
+        else (tr("train"), tr("validation"))
+    ax.plot(history.steps, history.smoothed_train_loss(smooth), label=train, alpha=0.8)
     if history.val_loss:
-        ax.plot(history.val_steps, history.val_loss, "o-", label=f"{prefix}validation")
-    ax.set_xlabel("step")
-    ax.set_ylabel("loss (nats/token)")
+        ax.plot(history.val_steps, history.val_loss, "o-", label=validation)
+    ax.set_xlabel(tr("step"))
+    ax.set_ylabel(tr("loss (nats/token)"))
     ax.legend()
     return ax
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from utils.i18n.text import tr
+
 
 def corpus_prompt(tokenizer, text: str) -> tuple[list[int], str]:
     """Token ids of `text` made encodable by `tokenizer`, and the text they spell (`tokenizer.encode(text) == ids`).
@@ -23,7 +25,8 @@ def corpus_prompt(tokenizer, text: str) -> tuple[list[int], str]:
         kept = boundary + kept.lstrip(boundary)  # one boundary first, as a training item starts
         kept = re.sub(re.escape(boundary) + "{2,}", boundary, kept)  # words between boundaries: never empty items
     if not kept:
-        raise ValueError(f"no character of {text!r} is in the vocabulary, and the tokenizer has no boundary token")
+        raise ValueError(tr("no character of {text!r} is in the vocabulary, and the tokenizer has no boundary token",
+                            text=text))
     ids = tokenizer.encode(kept)
     return ids, kept
 

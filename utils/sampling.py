@@ -12,12 +12,13 @@ from collections.abc import Sequence
 import torch
 import torch.nn.functional as F
 
+from utils.i18n.text import tr
 from utils.interface import LanguageModel
 
 
 def _check_temperature(temperature: float) -> None:
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 <= temperature < float("inf"):
-        raise ValueError(f"temperature must be a finite number >= 0 (0 means greedy), got {temperature!r}")
+        raise ValueError(tr("temperature must be a finite number >= 0 (0 means greedy), got {value!r}", value=temperature))
 
 
 def _scale(logits: torch.Tensor, temperature: float) -> torch.Tensor:
@@ -40,7 +41,7 @@ def softmax_with_temperature(logits: torch.Tensor, temperature: float = 1.0) -> 
 def top_k_filter(logits: torch.Tensor, k: int) -> torch.Tensor:
     """Keep the k largest logits in the last dimension, set the rest to -inf."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"top_k must be an integer >= 1, got {k!r}")
+        raise ValueError(tr("top_k must be an integer >= 1, got {value!r}", value=k))
     k = min(k, logits.size(-1))
     kth_largest = torch.topk(logits, k, dim=-1).values[..., -1:]  # (..., 1)
     return logits.masked_fill(logits < kth_largest, float("-inf"))
@@ -49,7 +50,7 @@ def top_k_filter(logits: torch.Tensor, k: int) -> torch.Tensor:
 def top_p_filter(logits: torch.Tensor, p: float) -> torch.Tensor:
     """Keep the smallest set of most likely tokens whose probability sums to at least p; -inf for the rest."""
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 1:
-        raise ValueError(f"top_p must lie in (0, 1], got {p!r}")
+        raise ValueError(tr("top_p must lie in (0, 1], got {value!r}", value=p))
     sorted_logits, order = torch.sort(logits, dim=-1, descending=True, stable=True)  # (..., V); ties: lower id first
     cumulative = F.softmax(sorted_logits.float(), dim=-1).cumsum(dim=-1)  # (..., V)
     remove_sorted = cumulative - F.softmax(sorted_logits.float(), dim=-1) >= p  # mass before this token already >= p
@@ -107,17 +108,15 @@ def generate(
     generate incrementally. Generation stops early once every row has produced `stop_id`.
     """
     if max_new_tokens < 0:
-        raise ValueError(f"max_new_tokens must be >= 0, got {max_new_tokens}")
+        raise ValueError(tr("max_new_tokens must be >= 0, got {value}", value=max_new_tokens))
     idx = torch.as_tensor(prefix, dtype=torch.long, device=model.device)
     if idx.dim() == 1:
         idx = idx.unsqueeze(0)  # (1, T)
     if idx.shape[1] == 0:
-        raise ValueError("the prefix is empty: give at least one token (e.g. the boundary token)")
+        raise ValueError(tr("the prefix is empty: give at least one token (e.g. the boundary token)"))
     if model.context_length is not None and idx.shape[1] > model.context_length:
-        raise ValueError(
-            f"the prefix has {idx.shape[1]} tokens, more than the model's context of {model.context_length}; "
-            f"shorten it to the last {model.context_length} tokens"
-        )
+        raise ValueError(tr("the prefix has {length} tokens, more than the model's context of {context}; shorten it to "
+                            "the last {context} tokens", length=idx.shape[1], context=model.context_length))
     model.validate_input(idx)
     _check_temperature(temperature)
     if top_k is not None:

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from utils.i18n.text import tr
+
 _WORD_PATTERN = re.compile(r"\n|[^\s]+")
 
 
@@ -58,10 +60,9 @@ class Tokenizer:
         unknown = sorted({s for s in symbols if s not in self.stoi})
         if unknown:
             shown = ", ".join(repr(s) for s in unknown[:10])
-            raise ValueError(
-                f"{len(unknown)} symbol(s) not in the vocabulary: {shown}. Remove them from the text, "
-                "or build the tokenizer with unk='<unk>' to map them to an unknown token."
-            )
+            raise ValueError(tr("{count} symbol(s) not in the vocabulary: {symbols}. Remove them from the text, or build "
+                                "the tokenizer with unk='<unk>' to map them to an unknown token.",
+                                count=len(unknown), symbols=shown))
         return [self.stoi[s] for s in symbols]
 
     def decode(self, ids: Iterable[int]) -> str:

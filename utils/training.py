@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import torch
 
 from utils.batching import Batch
+from utils.device import training_autocast_dtype
 from utils.interface import LanguageModel
 
 
@@ -111,15 +112,11 @@ def estimate_loss(model: LanguageModel, batches: Callable[[], Batch], num_batche
 def autocast_dtype(device: torch.device, cpu_bf16: bool = False) -> torch.dtype | None:
     """The reduced precision of the forward pass on `device`: bf16 on CUDA GPUs that support it, else None (fp32).
 
-    bf16 keeps fp32's exponent range, so no loss scaling is needed; fp16 would need a GradScaler,
-    and on CPU and Apple MPS the course's small models gain little, so they train in fp32
-    (cpu_bf16=True, i.e. TrainConfig.cpu_bf16, opts the CPU in).
+    The rule lives in utils.device (training_autocast_dtype, with the rest of the precision policy): bf16 keeps
+    fp32's exponent range, so no loss scaling is needed; on CPU and Apple MPS the course's small models gain little,
+    so they train in fp32, unless cpu_bf16=True (TrainConfig.cpu_bf16) or the CPU tier ($LM_PRECISION) is on.
     """
-    if device.type == "cuda" and torch.cuda.is_available() and torch.cuda.is_bf16_supported():
-        return torch.bfloat16
-    if device.type == "cpu" and cpu_bf16:
-        return torch.bfloat16
-    return None
+    return training_autocast_dtype(device, cpu_bf16)
 
 
 def train(
@@ -133,7 +130,8 @@ def train(
     """Train `model` on batches from `train_batches`; return the loss curves.
 
     Each step: batch -> loss -> backward -> clip -> AdamW step with the scheduled lr.
-    The model stays on its device; batches are moved there. On CUDA, bf16 autocast is used.
+    The model stays on its device; batches are moved there. On CUDA (and in the CPU tier, $LM_PRECISION), bf16
+    autocast is used (utils.device.training_autocast_dtype).
     Speed switches that change results slightly are opt-in fields of TrainConfig (fused_optimizer, cpu_bf16).
     """
     from tqdm.auto import tqdm

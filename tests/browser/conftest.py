@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.demo_notebooks import write_broken_notebook, write_demo_notebook
+from tests.browser.demo_notebooks import write_broken_notebook, write_demo_notebook, write_zh_widget_notebook
 from tests.browser.lab import (
     NOTEBOOKS_DIR,
     WIDGET_NOTEBOOKS,
@@ -63,7 +63,8 @@ def lab_pages(tmp_path_factory, browser):
     """One JupyterLab with the harness's demo and broken notebooks and LAB_NOTEBOOKS, all opened and run at once
     (kernels start and run side by side): ({name: page}, {name: run state})."""
     source = tmp_path_factory.mktemp("notebooks")
-    harness = [write_demo_notebook(source).name, write_broken_notebook(source).name]
+    harness = [write_demo_notebook(source).name, write_broken_notebook(source).name,
+               write_zh_widget_notebook(source).relative_to(source).as_posix()]
     for name in LAB_NOTEBOOKS:
         (source / name).write_bytes((NOTEBOOKS_DIR / name).read_bytes())
     with start_lab(harness + LAB_NOTEBOOKS, source=source) as server:

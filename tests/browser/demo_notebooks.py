@@ -123,3 +123,14 @@ positions''',
 def write_anywidget_notebook(folder: Path, name: str = "anywidgets.ipynb") -> Path:
     """A notebook with the course's anywidgets (attention, temperature, mask grid, positional explorer) on small untrained Transformers."""
     return _write(_ANYWIDGETS, folder / name, intro="# The course's anywidgets on a small model")
+
+
+_ZH_WIDGET = """import torch
+from utils.widgets.temperature import TemperatureWidget
+TemperatureWidget(torch.tensor([2.0, 1.0, 0.5, 0.0]), ["a", "b", "c", "d"], context="ab")"""
+
+
+def write_zh_widget_notebook(folder: Path, name: str = "zh/temperature_zh.ipynb") -> Path:
+    """A widget notebook in a folder named zh: its kernel speaks Chinese (utils.i18n.text), so do the widget's labels."""
+    (folder / name).parent.mkdir(parents=True, exist_ok=True)
+    return _write([_ZH_WIDGET], folder / name, intro="# 中文笔记本中的控件")

@@ -62,7 +62,7 @@ def browser_unavailable_reason() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "Playwright is not installed (pip install -r requirements.txt)"
+        return "Playwright is not installed (pip install -r requirements-test.txt)"
     return None
 
 
@@ -81,6 +81,7 @@ def copy_notebooks(names: Iterable[str], destination: Path, source: Path = NOTEB
         original = source / name
         if not original.is_file():
             raise FileNotFoundError(f"notebook {original} does not exist; check the name against {source}")
+        (destination / name).parent.mkdir(parents=True, exist_ok=True)  # a name may keep its folder (zh/...)
         copies.append(Path(shutil.copy2(original, destination / name)))
     return copies
 

@@ -390,3 +390,15 @@ def test_temperature_samples_on_demand_match_the_python_sampler(lab_pages):
     assert shown == kernel_json(page, "widget.samples()"), "the browser draws what seeded_samples draws for this seed"
     kept = kernel_json(page, "torch.nonzero(next_token_probs(torch.tensor(widget.logits), *widget.settings())).flatten().tolist()")
     assert set(shown) <= set(kept)
+
+
+def test_a_zh_notebook_shows_its_widget_in_chinese(lab_pages):
+    """JupyterLab runs a notebook of a zh folder with a Chinese kernel: the widget's browser labels are Chinese."""
+    pages, runs = lab_pages
+    name = "zh/temperature_zh.ipynb"
+    assert runs[name]["errors"] == 0, runs[name]
+    root = pages[name].locator(".lm-temperature-widget").first
+    root.wait_for(timeout=30_000)
+    assert root.locator(".lm-draw-samples").inner_text().strip() == "采样"
+    assert "保留的词元：" in root.locator(".lm-aw-info").inner_text()
+    assert kernel_eval(pages[name], "from utils.i18n.text import notebook_language; print(notebook_language())").strip() == "zh"

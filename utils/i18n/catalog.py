@@ -74,21 +74,33 @@ def sync_catalog(source: Source) -> polib.POFile:
             entry.occurrences = [(occurrence, unit.key)]
             new.append(entry)
     else:
-        unused = {entry.msgid: entry for entry in old if not entry.obsolete}
-        units = units_of(source)
-        exact = {unit.text for unit in units}
-        for index, unit in enumerate(units, start=1):
-            entry = unused.pop(unit.text, None)
-            if entry is None:
-                candidates = [text for text in unused if text not in exact]
-                close = difflib.get_close_matches(unit.text, candidates, n=1, cutoff=SIMILAR_ENOUGH)
-                entry = unused.pop(close[0]) if close else polib.POEntry(msgid=unit.text, msgstr="")
-                if entry.msgid != unit.text:
-                    _mark_changed(entry, unit.text)
+        entries = merge_by_text(old, [unit.text for unit in units_of(source)])
+        for index, entry in enumerate(entries, start=1):
             entry.occurrences = [(occurrence, str(index))]
             new.append(entry)
     save_catalog(new, source.catalog)
     return new
+
+
+def merge_by_text(old: polib.POFile, texts: list[str]) -> list[polib.POEntry]:
+    """One entry per English text, in order: its own old entry if the text is unchanged, else the closest old
+    entry whose text is gone (its translation kept, flagged fuzzy, the old English beside it), else a new one.
+
+    Old entries matched by no text are left out: gone English loses its entry.
+    """
+    unused = {entry.msgid: entry for entry in old if not entry.obsolete and entry.msgid}
+    exact = set(texts)
+    entries = []
+    for text in texts:
+        entry = unused.pop(text, None)
+        if entry is None:
+            candidates = [known for known in unused if known not in exact]
+            close = difflib.get_close_matches(text, candidates, n=1, cutoff=SIMILAR_ENOUGH)
+            entry = unused.pop(close[0]) if close else polib.POEntry(msgid=text, msgstr="")
+            if entry.msgid != text:
+                _mark_changed(entry, text)
+        entries.append(entry)
+    return entries
 
 
 @dataclass

@@ -1,5 +1,12 @@
 """What code cells print and draw, in the notebook's language: `tr("English text {n}", n=3)`.
 
+The one call for every string a person reads (printed results, figure titles, axes and legends,
+widget labels, check and error messages), in utils and in new notebook cells alike:
+`tr("loss after {steps} steps", steps=n)`, never `tr(f"...")` (the English with its `{fields}` is
+the key). A table of labels made at import, translated when drawn, marks its strings with
+`mark("...")` and calls `tr(label)` later. `python -m utils.i18n messages` collects every literal
+of `tr(...)` and `mark(...)` in utils/ and the notebooks into the catalog.
+
 The English string is the key (gettext's msgid). Translations live in the gettext catalog
 `utils/i18n/messages/<lang>.po`, read with polib; a string with no current translation (missing or
 fuzzy) comes out in English, so nothing ever breaks for want of a translation.
@@ -75,7 +82,22 @@ def catalog(language: str) -> dict[str, str]:
             if entry.msgstr.strip() and "fuzzy" not in entry.flags and not entry.obsolete}
 
 
+def mark(message: str, /) -> str:
+    """`message` unchanged: marks a string for the catalog that is translated later with tr() (gettext's N_)."""
+    return message
+
+
 def tr(message: str, /, **fields: object) -> str:
-    """`message` in the notebook's language, with `{name}` fields filled in from `fields` (str.format)."""
+    """`message` in the notebook's language, with `{name}` fields filled in from `fields` (str.format).
+
+    A translation whose fields do not fit (a catalog error the tests catch) falls back to the English.
+    """
     text = catalog(notebook_language()).get(message, message)
-    return text.format(**fields) if fields else text
+    if not fields:
+        return text
+    try:
+        return text.format(**fields)
+    except (KeyError, IndexError, ValueError):
+        if text is message:
+            raise
+        return message.format(**fields)

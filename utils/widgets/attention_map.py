@@ -19,8 +19,20 @@ import numpy as np
 import torch
 import traitlets
 
+from utils.i18n.text import mark, tr
+from utils.widgets.view_text import view_module, view_text
+
 ALL_HEADS = -1
 STATIC = Path(__file__).resolve().parent / "static"
+VIEW_TEXT = (  # what static/attention_map.js writes (lmSay)
+    mark("text"), mark("your text (Enter runs the model)"), mark("run the model"), mark("weights"), mark("layer"),
+    mark("head"), mark("tokens: point at one, or use the arrow keys, to see what it reads"), mark("weight"),
+    mark("mean of all heads"), mark("head {head}"),
+    mark("{model} weights, layer {layer}, {heads}: what token {query} ({label}) reads"),
+    mark(" (grey: later tokens, which it cannot see)"), mark("rows: queries, columns: keys"),
+    mark("head {head}: show it large"), mark("layer {layer}"), mark("all heads"), mark("{model} weights"),
+    mark("running the model ..."),
+)
 
 
 def token_label(symbol: str) -> str:
@@ -51,7 +63,7 @@ class AttentionMaps:
 def compute_attention_maps(model, tokenizer, text: str, max_tokens: int | None = None) -> AttentionMaps:
     """Run `model.forward_with_attention` once on `text` (its last tokens if too long); return all weights."""
     if not text:
-        raise ValueError("the text is empty: type at least one character")
+        raise ValueError(tr("the text is empty: type at least one character"))
     ids = tokenizer.encode(text)  # ValueError names unknown symbols
     limits = [n for n in (max_tokens, model.context_length) if n is not None]
     if limits:
@@ -125,7 +137,7 @@ def grid_shape(n_heads: int) -> tuple[int, int]:
 class AttentionWidget(anywidget.AnyWidget):
     """Head view: text box, model / layer / head (lm-main-control) selectors, tokens shaded by the chosen query's weights."""
 
-    _esm = STATIC / "attention_map.js"
+    _esm = view_module("attention_map.js")
     _css = STATIC / "widgets.css"
     text = traitlets.Unicode("").tag(sync=True)  # the student's text: a change runs the model(s) in the kernel
     tokens = traitlets.List(traitlets.Unicode()).tag(sync=True)  # (T,) visible labels
@@ -138,9 +150,10 @@ class AttentionWidget(anywidget.AnyWidget):
     head = traitlets.Int(0).tag(sync=True)  # ALL_HEADS: every head as thumbnails
     query = traitlets.Int(-1).tag(sync=True)  # -1: the last token
     message = traitlets.Unicode("").tag(sync=True)
+    view_text = traitlets.Dict().tag(sync=True)  # the view's words in the notebook's language (view_text.py)
 
     def __init__(self, model, tokenizer, text: str, max_tokens: int | None = 48, untrained=None,
-                 names: tuple[str, str] = ("trained", "untrained")):
+                 names: tuple[str, str] = (mark("trained"), mark("untrained"))):
         models = [model] if untrained is None else [model, untrained]
         self.caches = [AttentionMapCache(m, tokenizer, max_tokens) for m in models]
         self.cache = self.caches[0]
@@ -148,7 +161,8 @@ class AttentionWidget(anywidget.AnyWidget):
         shapes = {m.weights.shape[:2] for m in self.maps}
         if len(shapes) != 1:
             raise ValueError(f"the models must have the same layers and heads, got {sorted(shapes)}")
-        super().__init__(text=text, variants=list(names[: len(models)]), message="", **self._payload(self.maps))
+        super().__init__(text=text, variants=[tr(name) for name in names[: len(models)]], message="",
+                         view_text=view_text(VIEW_TEXT), **self._payload(self.maps))
         self.add_class("lm-attention-widget")
 
     @property
@@ -184,7 +198,7 @@ class AttentionWidget(anywidget.AnyWidget):
             maps = [cache.get(change["new"]) for cache in self.caches]
         except ValueError as error:
             self.message = ""  # the same message again would send no change: the view's "running" would stay
-            self.message = f"cannot read this text: {error}"
+            self.message = tr("cannot read this text: {error}", error=error)
             return
         self.maps = maps
         with self.hold_sync():

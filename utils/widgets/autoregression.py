@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import math
 
 import ipywidgets as widgets
 import torch
 
 from utils.evaluation import token_log_probs
+from utils.i18n.text import tr
 from utils.interface import LanguageModel
 from utils.tokenizers import Tokenizer
 from utils.widgets.blit import Blitter
@@ -26,7 +28,7 @@ def token_surprisals(model: LanguageModel, tokenizer: Tokenizer, text: str) -> t
     """The symbols of `text` after the first, and -log2 p(symbol | everything before it) for each, in bits."""
     ids = tokenizer.encode(text)  # raises a ValueError naming unknown symbols
     if len(ids) < 2:
-        raise ValueError("type at least two symbols: the first one is the context for the second")
+        raise ValueError(tr("type at least two symbols: the first one is the context for the second"))
     bits = -token_log_probs(model, ids) / math.log(2)  # (T-1,)
     return tokenizer.split(text)[1:], bits.cpu()
 
@@ -34,7 +36,8 @@ def token_surprisals(model: LanguageModel, tokenizer: Tokenizer, text: str) -> t
 def summary(bits: torch.Tensor) -> str:
     """Total and mean surprisal, and the perplexity they imply."""
     mean = float(bits.mean())
-    return f"{len(bits)} predictions · total {float(bits.sum()):.1f} bits · {mean:.2f} bits/token · perplexity {2 ** mean:.1f}"
+    return tr("{count} predictions · total {total:.1f} bits · {mean:.2f} bits/token · perplexity {perplexity:.1f}",
+              count=len(bits), total=float(bits.sum()), mean=mean, perplexity=2**mean)
 
 
 class AutoregressionExplorer:
@@ -51,16 +54,16 @@ class AutoregressionExplorer:
         self.models, self.tokenizer, self.max_tokens = models, tokenizer, max_tokens
         self.scores: dict[str, torch.Tensor] = {}  # model name -> bits per token of the scored text
         self.scored_text: str | None = None
-        self.model_picker = widgets.Dropdown(options=list(models), description="model")
+        self.model_picker = widgets.Dropdown(options=list(models), description=tr("model"))
         self.model_picker.add_class("lm-main-control")
-        self.text_box = widgets.Text(value=text, description="text", continuous_update=False,
+        self.text_box = widgets.Text(value=text, description=tr("text"), continuous_update=False,
                                      layout=widgets.Layout(width="90%"))
         self.status = widgets.HTML()
         self.canvas = FigureWidget(figsize=(10, 3.6), dpi=72)
         self.canvas.image.add_class("lm-figure")
         self.ax = self.canvas.subplots()
         self.bars = self.ax.bar(range(max_tokens), [0.0] * max_tokens, color="tab:blue")
-        self.ax.set_ylabel("surprisal (bits)")
+        self.ax.set_ylabel(tr("surprisal (bits)"))
         self.ax.set_xlim(-0.6, max_tokens - 0.4)
         self.ax.set_xticks(range(max_tokens))
         self.ax.set_title(" ")  # its text changes with the model (drawn over the saved background)
@@ -91,13 +94,13 @@ class AutoregressionExplorer:
             try:
                 self._score(self.text_box.value)
             except ValueError as error:
-                self.status.value = f"<b>Cannot score this text:</b> {error}"
+                self.status.value = tr("<b>Cannot score this text:</b> {error}", error=html.escape(str(error)))
                 return
         name = self.model_picker.value
         bits = self.scores[name]
         for position, bar in enumerate(self.bars):
             bar.set_height(float(bits[position]) if position < len(bits) else 0.0)
-        self.ax.title.set_text(f"{name}: surprisal of each token given the ones before")
+        self.ax.title.set_text(tr("{model}: surprisal of each token given the ones before", model=name))
         self.status.value = summary(bits)
         self.blitter.refresh([*self.bars, self.ax.title])
 

@@ -17,14 +17,33 @@ from pathlib import Path
 
 import anywidget
 import traitlets
+
 from utils.copy_failure import MASK_SETTINGS, GridCell, grid_losses, judge_samples
+from utils.i18n.text import mark, tr
 from utils.interface import LanguageModel
 from utils.widgets.colors import colormap_table
 from utils.widgets.mask_samples import cell_runs, grid_cell_maps, stream_samples
+from utils.widgets.view_text import view_module, view_text
 
 STATIC = Path(__file__).with_name("static")
 MAX_PREFIX = 48
 KEYS = [f"{trained}/{evaluated}" for trained in MASK_SETTINGS for evaluated in MASK_SETTINGS]
+VIEW_TEXT = (  # what static/mask_grid.js writes (lmSay, lmSayHtml)
+    mark("with the mask"), mark("without the mask"), mark("trained {trained}, run {run}"),
+    mark("key (read) position j"), mark("query position i"), mark("{share}% of rows look one step ahead"),
+    mark("attention map, {cell}; {share} percent of rows look one step ahead"), mark("prefix"),
+    mark("prefix the models continue (Enter to run)"),
+    mark("the four cells: trained with or without the mask, run with or without it; arrow keys move"),
+    mark("run with the mask"), mark("run without the mask"), mark("trained with the mask"),
+    mark("trained without the mask"), mark("attention map of the chosen cell"), mark("teacher-forced"),
+    mark("samples, judged"), mark("nats/char"),
+    mark("{cell}: teacher-forced loss {loss}, samples judged {judged} nats per character"),
+    mark("teacher-forced loss on validation text: {loss} nats/char"),
+    mark("its samples, scored by the judge ({judge}): {loss} nats/char"),
+    mark("rows whose largest weight is one step ahead: {share}"), mark(" (writing: {written} of {length} characters)"),
+    mark("what it writes after the prefix (temperature 1)"), mark("writing samples…"),
+    mark("running the four models on the new prefix…"),
+)
 
 
 def cell_payload(trained: str, evaluated: str, loss: float, tokens: list[str], attention, share: float,
@@ -44,10 +63,6 @@ def texts_payload(prefix: str, written: int, length: int, samples: dict[str, lis
                       for key in samples}}
 
 
-def _esm() -> str:
-    return (STATIC / "svg_figure.js").read_text(encoding="utf-8") + "\n" + (STATIC / "mask_grid.js").read_text(encoding="utf-8")
-
-
 class MaskGridWidget(anywidget.AnyWidget):
     """The 2 x 2 grid (lm-main-control: the four cell buttons); prefix box; detail view of the chosen cell.
 
@@ -59,7 +74,7 @@ class MaskGridWidget(anywidget.AnyWidget):
     233-272 ms (bench_widget_kernel.py).
     """
 
-    _esm = _esm()
+    _esm = view_module("svg_figure.js", "mask_grid.js")
     _css = (STATIC / "lm_widgets.css").read_text(encoding="utf-8")
     cells = traitlets.List().tag(sync=True)  # the four cells' maps and losses for the prefix (samples: see texts)
     texts = traitlets.Dict().tag(sync=True)  # texts_payload: the samples written so far
@@ -71,13 +86,14 @@ class MaskGridWidget(anywidget.AnyWidget):
     note = traitlets.Unicode("").tag(sync=True)
     shown_samples = traitlets.Int(3).tag(sync=True)
     updates = traitlets.Int(0).tag(sync=True)  # counts the prefixes fully shown (maps and samples)
+    view_text = traitlets.Dict().tag(sync=True)  # the view's words in the notebook's language (view_text.py)
 
     def __init__(self, models: dict, judge: LanguageModel, tokenizer, windows, prefix: str = "The ",
                  n_samples: int = 3, length: int = 40, seed: int = 0, judge_name: str = "", note: str = "",
                  interval_s: float = 0.1, **kwargs):
         if set(models) != set(MASK_SETTINGS):
             raise ValueError("give models for exactly the keys 'masked' and 'unmasked'")
-        super().__init__(judge_name=judge_name, note=note, **kwargs)
+        super().__init__(judge_name=judge_name, note=note, view_text=view_text(VIEW_TEXT), **kwargs)
         self.models, self.judge, self.tokenizer = models, judge, tokenizer
         self.n_samples, self.length, self.seed, self.interval_s = n_samples, length, seed, interval_s
         self.stack = True  # the cached cells step together (stream_samples); False: one model at a time
@@ -104,17 +120,17 @@ class MaskGridWidget(anywidget.AnyWidget):
             return self.cells
         try:
             if not prefix:
-                raise ValueError("the prefix is empty: type at least one character")
+                raise ValueError(tr("the prefix is empty: type at least one character"))
             ids = self.tokenizer.encode(prefix)  # the tokenizer names any character it does not know
         except ValueError as error:
             self.status = ""  # the same message again would send no change: the view's "running…" would stay
-            self.status = f"cannot run this prefix: {error}"
+            self.status = tr("cannot run this prefix: {error}", error=error)
             return None
         tokens = list(self.tokenizer.split(prefix))
         maps = grid_cell_maps(self.runs, ids)
         self.cells = [{**cell_payload(*key, self.losses[key], tokens, *maps[key], None, None), "prefix": prefix}
                       for key in (tuple(k.split("/")) for k in KEYS)]  # the maps are shown now; the text follows
-        self.status = "writing samples…"
+        self.status = tr("writing samples…")
         for written, ids_so_far in stream_samples(self.runs, ids, self.n_samples, self.length, self.seed, self.interval_s,
                                                   self.stack):
             samples = {"/".join(key): [self.tokenizer.decode(c) for c in rows] for key, rows in ids_so_far.items()}

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 import torch
 
 from utils.copy_failure import MASK_SETTINGS, mean_attention, next_position_share, with_mask
+from utils.i18n.text import tr
 from utils.sampling import sample_next
 from utils.transformer import TransformerLM
 from utils.widgets.stacked_decoder import StackedDecoder, unsupported_reason
@@ -51,7 +52,7 @@ def cell_runs(models: dict[str, TransformerLM]) -> dict[Key, TransformerLM]:
 def grid_cell_maps(runs: dict[Key, TransformerLM], ids: Sequence[int]) -> dict[Key, tuple[torch.Tensor, float]]:
     """Per cell: the last layer's attention on `ids`, mean over heads (T, T), and its look-ahead share."""
     if len(ids) == 0:
-        raise ValueError("the prefix is empty: type at least one character")
+        raise ValueError(tr("the prefix is empty: type at least one character"))
     ids = torch.as_tensor(list(ids), dtype=torch.long)  # (T,)
     maps = {}
     for key, run in runs.items():
@@ -72,7 +73,7 @@ def stream_samples(
     stack: the cells run with the mask step together when they can (False: one model at a time, as a baseline).
     """
     if not prefix:
-        raise ValueError("the prefix is empty: type at least one character")
+        raise ValueError(tr("the prefix is empty: type at least one character"))
     if n_samples < 1 or length < 1:
         raise ValueError(f"n_samples and length must be at least 1, got {n_samples} and {length}")
     idx = torch.tensor([list(prefix)] * n_samples, dtype=torch.long)  # (N, P)

@@ -19,6 +19,7 @@ import html
 import ipywidgets as widgets
 import torch
 
+from utils.i18n.text import mark, tr
 from utils.ngram import NGramLM
 from utils.ngram_counts import NGramCounts
 from utils.sampling import generate
@@ -33,9 +34,9 @@ SAMPLE_DELAY_S = 0.25  # the sample after a change waits this long for the contr
 # The strength control of each smoothing: (setting name, label, min, max, step, default).
 STRENGTHS = {
     "mle": None,
-    "add_k": ("k", "k (added count)", 0.0, 2.0, 0.01, 1.0),
-    "interpolated": ("lam", "λ (weight of order n)", 0.0, 1.0, 0.01, 0.8),
-    "kneser_ney": ("discount", "D (discount)", 0.0, 1.0, 0.01, 0.75),
+    "add_k": ("k", mark("k (added count)"), 0.0, 2.0, 0.01, 1.0),
+    "interpolated": ("lam", mark("λ (weight of order n)"), 0.0, 1.0, 0.01, 0.8),
+    "kneser_ney": ("discount", mark("D (discount)"), 0.0, 1.0, 0.01, 0.75),
 }
 
 
@@ -58,7 +59,7 @@ def sample_text(model: NGramLM, tokenizer: Tokenizer, prefix: str, length: int, 
     """A fresh continuation of `prefix` of `length` symbols, reproducible from `seed`."""
     ids = tokenizer.encode(prefix)
     if not ids:
-        raise ValueError("type a prefix of at least one symbol to continue")
+        raise ValueError(tr("type a prefix of at least one symbol to continue"))
     out = generate(model, ids, length, generator=torch.Generator().manual_seed(seed))[0].tolist()
     return tokenizer.decode(out[len(ids) :])
 
@@ -75,10 +76,10 @@ class NGramExplorer:
         self.pending_sample: asyncio.TimerHandle | None = None
         self.n_slider = widgets.IntSlider(value=min(n, counts.max_order), min=1, max=counts.max_order, description="n")
         self.n_slider.add_class("lm-main-control")
-        self.smoothing_picker = widgets.Dropdown(options=list(STRENGTHS), value="kneser_ney", description="smoothing")
-        self.strength_slider = widgets.FloatSlider(description="strength", continuous_update=False)
-        self.prefix_box = widgets.Text(value=prefix, description="prefix", continuous_update=False)
-        self.resample_button = widgets.Button(description="new sample")
+        self.smoothing_picker = widgets.Dropdown(options=list(STRENGTHS), value="kneser_ney", description=tr("smoothing"))
+        self.strength_slider = widgets.FloatSlider(description=tr("strength"), continuous_update=False)
+        self.prefix_box = widgets.Text(value=prefix, description=tr("prefix"), continuous_update=False)
+        self.resample_button = widgets.Button(description=tr("new sample"))
         self.status = widgets.HTML()
         self.sample = widgets.HTML()
         self.canvas = FigureWidget(figsize=(10, 3.6), dpi=72)
@@ -89,8 +90,8 @@ class NGramExplorer:
         self.ax.set_xticks([])
         self.ax.set_xlim(-0.6, top - 0.4)
         self.ax.set_ylim(0, 1.08)  # fixed: bars compare across settings; room for the symbol above a bar of 1
-        self.ax.set_xlabel(f"the {top} most likely next symbols, most likely first")
-        self.ax.set_ylabel("p(next | prefix)")
+        self.ax.set_xlabel(tr("the {top} most likely next symbols, most likely first", top=top))
+        self.ax.set_ylabel(tr("p(next | prefix)"))
         self.ax.set_title(" ")  # the title text changes with every update (drawn over the saved background)
         self.blitter = Blitter(self.canvas)
         controls = widgets.HBox([self.n_slider, self.smoothing_picker, self.strength_slider])
@@ -115,8 +116,8 @@ class NGramExplorer:
             with self.strength_slider.hold_trait_notifications():
                 self.strength_slider.min, self.strength_slider.max, self.strength_slider.step = low, high, step
                 self.strength_slider.value = default
-            self.strength_slider.description = label.split(" ")[0]
-            self.strength_slider.tooltip = label
+            self.strength_slider.description = label.split(" ")[0]  # the symbol: k, λ or D
+            self.strength_slider.tooltip = tr(label)
 
     def model(self) -> NGramLM:
         """The model the controls describe."""
@@ -129,7 +130,7 @@ class NGramExplorer:
         try:
             symbols, probs = top_next_tokens(model, self.tokenizer, prefix, self.top)
         except ValueError as error:
-            self.status.value = f"<b>Cannot use this prefix:</b> {error}"
+            self.status.value = tr("<b>Cannot use this prefix:</b> {error}", error=html.escape(str(error)))
             return
         for position, (bar, label) in enumerate(zip(self.bars, self.symbol_labels)):
             height = float(probs[position]) if position < len(probs) else 0.0
@@ -137,8 +138,10 @@ class NGramExplorer:
             label.set_text(readable(symbols[position]) if position < len(symbols) else "")
             label.set_y(height + 0.01)
         context = prefix[-(model.n - 1) :] if model.n > 1 else ""
-        self.ax.title.set_text(f"n = {model.n}, {model.config.smoothing}: next symbol after {context!r}")
-        self.status.value = f"top {len(symbols)} symbols hold {float(probs.sum()):.0%} of the probability"
+        self.ax.title.set_text(tr("n = {n}, {smoothing}: next symbol after {context!r}", n=model.n,
+                                  smoothing=model.config.smoothing, context=context))
+        self.status.value = tr("top {count} symbols hold {share:.0%} of the probability", count=len(symbols),
+                               share=float(probs.sum()))
         self.blitter.refresh([*self.bars, *self.symbol_labels, self.ax.title])
         if defer_sample:
             self.schedule_sample()
@@ -164,7 +167,7 @@ class NGramExplorer:
         try:
             text = sample_text(self.model(), self.tokenizer, self.prefix_box.value, self.sample_length, self.seed)
         except ValueError as error:
-            self.sample.value = f"<b>No sample:</b> {error}"
+            self.sample.value = tr("<b>No sample:</b> {error}", error=html.escape(str(error)))
             return
         self.sample.value = f"<pre>{html.escape(self.prefix_box.value)}<b>{html.escape(text)}</b></pre>"
 

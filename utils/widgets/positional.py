@@ -16,6 +16,7 @@ Encodings shown, each as one vector per position (T, d):
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,12 +26,14 @@ import numpy as np
 import torch
 import traitlets
 
+from utils.i18n.text import mark, tr
 from utils.positional import LearnedPositionalEmbedding, apply_rotary, rotary_cos_sin, sinusoidal_encoding
 from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
 from utils.widgets.colors import colormap_table
 from utils.widgets.position_scores import (BASES, added_offset_scores, fixed_query_key, offset_only_spread,
                                            relative_offset_bias, rotary_offset_scores, rotated_vectors)
+from utils.widgets.view_text import view_module, view_text
 
 WIDGET_KINDS = ("sinusoidal", "learned", "rotary")
 MAX_CURVES = 4
@@ -101,13 +104,13 @@ class PositionalWidget(widgets.VBox):
     def __init__(self, n_positions: int = 64, d: int = 64, kind: str = "sinusoidal",
                  learned_table: torch.Tensor | None = None, max_positions: int = 256, max_d: int = 128):
         self.learned_table = learned_table  # None: a fresh (untrained) table; past its size "learned" shows the error
-        self.kind_selector = widgets.Dropdown(options=list(WIDGET_KINDS), value=kind, description="encoding")
+        self.kind_selector = widgets.Dropdown(options=list(WIDGET_KINDS), value=kind, description=tr("encoding"))
         self.kind_selector.add_class("lm-main-control")
         self.positions_slider = widgets.IntSlider(value=min(n_positions, max_positions), min=4, max=max_positions,
-                                                  step=4, description="positions", continuous_update=False)
-        self.d_slider = widgets.IntSlider(value=min(d, max_d), min=4, max=max_d, step=2, description="dimensions",
+                                                  step=4, description=tr("positions"), continuous_update=False)
+        self.d_slider = widgets.IntSlider(value=min(d, max_d), min=4, max=max_d, step=2, description=tr("dimensions"),
                                           continuous_update=False)
-        self.dims_box = widgets.Text(value="0, 1, 6, 7", description="curves of dims",
+        self.dims_box = widgets.Text(value="0, 1, 6, 7", description=tr("curves of dims"),
                                      continuous_update=False)
         self.message = widgets.HTML()
         self.canvas = FigureWidget(figsize=(12, 4), dpi=72)
@@ -131,18 +134,18 @@ class PositionalWidget(widgets.VBox):
         ax_heat, ax_curves, ax_sim = self.canvas.subplots(1, 3)
         self.heat = ax_heat.imshow(np.zeros((2, 2)), aspect="auto", cmap="RdBu", vmin=-1, vmax=1,
                                    interpolation="nearest")
-        ax_heat.set_xlabel("dimension")
-        ax_heat.set_ylabel("position")
+        ax_heat.set_xlabel(tr("dimension"))
+        ax_heat.set_ylabel(tr("position"))
         self.lines = [ax_curves.plot([], [], label=" ")[0] for _ in range(MAX_CURVES)]
-        ax_curves.set_xlabel("position")
-        ax_curves.set_ylabel("value / max |value|")
+        ax_curves.set_xlabel(tr("position"))
+        ax_curves.set_ylabel(tr("value / max |value|"))
         ax_curves.set_ylim(-1.1, 1.1)
         self.legend = None
         self.sim = ax_sim.imshow(np.zeros((2, 2)), aspect="auto", cmap="viridis", vmin=-1, vmax=1,
                                  interpolation="nearest")
-        ax_sim.set_xlabel("position j")
-        ax_sim.set_ylabel("position i")
-        ax_sim.set_title("cosine similarity")
+        ax_sim.set_xlabel(tr("position j"))
+        ax_sim.set_ylabel(tr("position i"))
+        ax_sim.set_title(tr("cosine similarity"))
         self.canvas.figure.colorbar(self.sim, ax=ax_sim, shrink=0.8)
         for ax in (ax_heat, ax_sim):
             ax.grid(False)
@@ -158,12 +161,12 @@ class PositionalWidget(widgets.VBox):
             try:
                 curve_dims = [int(part) for part in self.dims_box.value.replace(",", " ").split()]
             except ValueError:
-                self.message.value = "<b>curves of dims</b>: give whole numbers separated by commas, e.g. 0, 1, 6"
+                self.message.value = tr("<b>curves of dims</b>: give whole numbers separated by commas, e.g. 0, 1, 6")
                 return None
         try:
             view = positional_view(kind, n_positions, d, curve_dims, self.learned_table)
         except ValueError as error:
-            self.message.value = f"<b>cannot draw:</b> {error}"
+            self.message.value = tr("<b>cannot draw:</b> {error}", error=html.escape(str(error)))
             return None
         self.message.value = ""
         self._draw(kind, view)
@@ -175,7 +178,8 @@ class PositionalWidget(widgets.VBox):
         scale = float(np.abs(view.encoding).max()) or 1.0
         self.heat.set_data(view.encoding)
         self.heat.set_clim(-scale, scale)
-        ax_heat.set_title(f"{kind}: {T} positions x {d} dims, max |value| {scale:.2f}", fontsize=12)
+        ax_heat.set_title(tr("{kind}: {positions} positions x {dims} dims, max |value| {scale:.2f}", kind=kind,
+                             positions=T, dims=d, scale=scale), fontsize=12)
         positions = np.arange(T)
         for index, line in enumerate(self.lines):
             line.set_visible(index < len(view.curve_dims))
@@ -189,7 +193,7 @@ class PositionalWidget(widgets.VBox):
             self.sim.set_extent((-0.5, T - 0.5, T - 0.5, -0.5))
             ax_curves.set_xlim(0, max(T - 1, 1))
             for index, dim in enumerate(view.curve_dims):
-                self.lines[index].set_label(f"dim {dim}")
+                self.lines[index].set_label(tr("dim {dim}", dim=dim))
             ax_curves.legend(handles=[line for line in self.lines if line.get_visible()], loc="upper right",
                              fontsize=9)
             self.blitter.invalidate()
@@ -228,43 +232,44 @@ def positional_scores_data(models: dict, n_positions: int = 64, bases=None, seed
         raise ValueError(f"give a trained model for each of {missing} (notebook 06 trains them as extrapolation_models)")
     if min(query_positions) < n_positions - 1:
         raise ValueError(f"the rotary query positions must be >= n_positions - 1 = {n_positions - 1}, got {query_positions}")
-    heads = [f"head {h}" for h in range(models["sinusoidal"].config.n_head)]
+    heads = [tr("head {head}", head=h) for h in range(models["sinusoidal"].config.n_head)]
+    dimension, position, sees = tr("dimension"), tr("position"), tr("what attention sees")
+    alone = tr("q·k/√d of positions alone")
     sinusoidal = models["sinusoidal"]
     views: dict[str, dict] = {}
     views["sinusoidal"] = {
         "by_base": [{"heat": _rounded(sinusoidal_encoding(n_positions, sinusoidal.config.d_model, base=b)),
                      "scores": _rounded(added_offset_scores(sinusoidal, n_positions, b))} for b in bases],
-        "heat_title": "PE (position x dimension)", "heat_xlabel": "dimension", "heat_ylabel": "position",
-        "column_name": "dim", "curve_labels": heads, "scores_ylabel": "q·k/√d of positions alone",
-        "scores_title": "what attention sees",
-        "caption": "sinusoidal: position-only inputs through the trained model's first layer, averaged over i",
-        "note": ("Each curve is one head of the trained sinusoidal model: the inputs PE(0) .. PE(63) alone go through "
-                 "its first LayerNorm, W_Q and W_K; the score q_i·k_j/√d_head is averaged over the queries i at each "
-                 "offset i − j. The model was trained with base 10000: other bases feed it encodings it never saw."),
+        "heat_title": tr("PE (position x dimension)"), "heat_xlabel": dimension, "heat_ylabel": position,
+        "column_name": tr("dim"), "curve_labels": heads, "scores_ylabel": alone, "scores_title": sees,
+        "caption": tr("sinusoidal: position-only inputs through the trained model's first layer, averaged over i"),
+        "note": tr("Each curve is one head of the trained sinusoidal model: the inputs PE(0) .. PE({last}) alone go "
+                   "through its first LayerNorm, W_Q and W_K; the score q_i·k_j/√d_head is averaged over the queries i "
+                   "at each offset i − j. The model was trained with base 10000: other bases feed it encodings it "
+                   "never saw.", last=n_positions - 1),
     }
     learned = models["learned"]
     n_learned = min(n_positions, learned.position_embedding.max_len)
     views["learned"] = {
         "heat": _rounded(learned.position_embedding.embedding.weight.detach()[:n_learned]),
         "scores": _rounded(added_offset_scores(learned, n_learned)),
-        "heat_title": "learned table", "heat_xlabel": "dimension", "heat_ylabel": "position",
-        "column_name": "dim", "curve_labels": heads, "scores_ylabel": "q·k/√d of positions alone",
-        "scores_title": "what attention sees",
-        "caption": f"learned: the trained table's {n_learned} vectors through the first layer, averaged over i",
-        "note": (f"The learned table has {n_learned} positions (its training length): there is nothing to show past "
-                 f"offset {n_learned - 1}. Each curve is one head: the table's rows alone through the first LayerNorm, "
-                 "W_Q and W_K, the score averaged over the queries i at each offset."),
+        "heat_title": tr("learned table"), "heat_xlabel": dimension, "heat_ylabel": position,
+        "column_name": tr("dim"), "curve_labels": heads, "scores_ylabel": alone, "scores_title": sees,
+        "caption": tr("learned: the trained table's {n} vectors through the first layer, averaged over i", n=n_learned),
+        "note": tr("The learned table has {n} positions (its training length): there is nothing to show past offset "
+                   "{last}. Each curve is one head: the table's rows alone through the first LayerNorm, W_Q and W_K, "
+                   "the score averaged over the queries i at each offset.", n=n_learned, last=n_learned - 1),
     }
     bias = relative_offset_bias(models["relative"], n_positions)  # (H, T)
     views["relative"] = {
         "heat": _rounded(bias.T), "scores": _rounded(bias),
-        "heat_title": "bias b(i − j), offset x head", "heat_xlabel": "head", "heat_ylabel": "offset i − j",
-        "column_name": "head", "curve_labels": heads, "scores_ylabel": "bias added to the score",
-        "scores_title": "what attention sees: the bias",
-        "caption": "relative: the trained bias, the same at every query position",
-        "note": (f"The relative model adds b_h(i − j) to every score: one trained number per head and offset, the same "
-                 f"for every query position; offsets past {models['relative'].relative_bias.max_distance - 1} share "
-                 "the last value (clipped), which is how it reads any length."),
+        "heat_title": tr("bias b(i − j), offset x head"), "heat_xlabel": tr("head"), "heat_ylabel": tr("offset i − j"),
+        "column_name": tr("head"), "curve_labels": heads, "scores_ylabel": tr("bias added to the score"),
+        "scores_title": tr("what attention sees: the bias"),
+        "caption": tr("relative: the trained bias, the same at every query position"),
+        "note": tr("The relative model adds b_h(i − j) to every score: one trained number per head and offset, the "
+                   "same for every query position; offsets past {last} share the last value (clipped), which is how "
+                   "it reads any length.", last=models["relative"].relative_bias.max_distance - 1),
     }
     d_head = (models["rotary"].config.d_model // models["rotary"].config.n_head) if "rotary" in models else 16
     q, k = fixed_query_key(d_head, seed)
@@ -275,14 +280,15 @@ def positional_scores_data(models: dict, n_positions: int = 64, bases=None, seed
                                "spread": offset_only_spread(rows)})
     views["rotary"] = {
         "by_base": rotary_by_base,
-        "heat_title": "q rotated to each position", "heat_xlabel": "dimension", "heat_ylabel": "position",
-        "column_name": "dim", "curve_labels": [f"query at i = {i}" for i in query_positions],
-        "scores_ylabel": "(R_i q)·(R_j k)/√d", "scores_title": "what attention sees",
-        "caption": "rotary: one curve per absolute query position; they lie on top of each other",
-        "note": ("A fixed q and k (random, q ≠ k), q rotated to position i and k to position j = i − offset. The four "
-                 "curves, for queries at absolute positions " + ", ".join(map(str, query_positions)) + ", coincide "
-                 f"(largest gap {max(v['spread'] for v in rotary_by_base):.1e}): the score depends on the offset only. "
-                 "A larger base turns every pair more slowly, so the score changes more slowly with the offset."),
+        "heat_title": tr("q rotated to each position"), "heat_xlabel": dimension, "heat_ylabel": position,
+        "column_name": tr("dim"), "curve_labels": [tr("query at i = {i}", i=i) for i in query_positions],
+        "scores_ylabel": "(R_i q)·(R_j k)/√d", "scores_title": sees,
+        "caption": tr("rotary: one curve per absolute query position; they lie on top of each other"),
+        "note": tr("A fixed q and k (random, q ≠ k), q rotated to position i and k to position j = i − offset. The "
+                   "{count} curves, for queries at absolute positions {positions}, coincide (largest gap {gap:.1e}): "
+                   "the score depends on the offset only. A larger base turns every pair more slowly, so the score "
+                   "changes more slowly with the offset.", count=len(query_positions),
+                   positions=", ".join(map(str, query_positions)), gap=max(v["spread"] for v in rotary_by_base)),
     }
     return {"bases": list(bases), "kinds": list(SCORE_KINDS), "n_offsets": n_positions, "views": views,
             "colormaps": {"diverging": colormap_table("RdBu_r")}}
@@ -291,8 +297,14 @@ def positional_scores_data(models: dict, n_positions: int = 64, bases=None, seed
 STATIC = Path(__file__).with_name("static")
 
 
-def _scores_esm() -> str:
-    return (STATIC / "svg_figure.js").read_text(encoding="utf-8") + "\n" + (STATIC / "positional.js").read_text(encoding="utf-8")
+VIEW_TEXT = (  # what static/positional.js writes (lmSay, lmSayHtml)
+    mark("curves of dims: give whole numbers separated by commas, e.g. 0, 1, 6"),
+    mark("curves of dims: choose dimensions 0 .. {last}"), mark("value / max |value|"), mark("curves of chosen columns"),
+    mark("offset i − j"), mark(", base {base}"),
+    mark("{kind} positions{base}: heatmap, curves of dimensions {dims}, and the score against the offset"),
+    mark("encoding"), mark("positional encoding"), mark("base"), mark("base of the rotation frequencies"),
+    mark("curves of dims"), mark("{base} (not used by {kind})"),
+)
 
 
 class PositionalScoresWidget(anywidget.AnyWidget):
@@ -302,12 +314,13 @@ class PositionalScoresWidget(anywidget.AnyWidget):
     keeps the chosen values in sync (so Python can read or set them).
     """
 
-    _esm = _scores_esm()
+    _esm = view_module("svg_figure.js", "positional.js")
     _css = (STATIC / "lm_widgets.css").read_text(encoding="utf-8")
     data = traitlets.Dict().tag(sync=True)
     kind = traitlets.Unicode("rotary").tag(sync=True)
     base_index = traitlets.Int(4).tag(sync=True)
     dims = traitlets.Unicode("0, 1, 6, 7").tag(sync=True)
+    view_text = traitlets.Dict().tag(sync=True)  # the view's words in the notebook's language (view_text.py)
 
     @traitlets.validate("kind")
     def _valid_kind(self, proposal):
@@ -333,4 +346,5 @@ def positional_scores_widget(models: dict, n_positions: int = 64, kind: str = "r
     data = positional_scores_data(models, n_positions, **kwargs)
     if base not in data["bases"]:
         raise ValueError(f"base {base} is not on the slider's grid {data['bases']}")
-    return PositionalScoresWidget(data=data, kind=kind, base_index=data["bases"].index(base))
+    return PositionalScoresWidget(data=data, kind=kind, base_index=data["bases"].index(base),
+                                  view_text=view_text(VIEW_TEXT))

@@ -20,11 +20,22 @@ import numpy as np
 import torch
 import traitlets
 
+from utils.i18n.text import mark, tr
 from utils.sampling import next_token_probs, softmax_with_temperature
+from utils.widgets.view_text import view_module, view_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 VIEWS = ("linear", "log", "cumulative")
 T_MIN, T_MAX = 0.01, 10.0
+VIEW_TEXT = (  # what static/temperature.js writes (lmSay)
+    mark("temperature (log scale)"), mark("top-k, 0 is off"), mark("top-p, 1 is off"), mark("probability axis"),
+    mark("linear axis"), mark("log axis"), mark("cumulative (p marked)"), mark("draw samples"),
+    mark("next token after {context}"), mark("next-token distribution"), mark("cumulative probability"),
+    mark("probability (log)"), mark("probability"), mark("off"),
+    mark("T = {temperature} | kept tokens: {kept} of {total} | entropy {entropy} nats | grey bars: removed, drawn at "
+         "their tempered probability"),
+    mark("samples (seed {seed}): "),
+)
 
 
 @dataclass
@@ -93,7 +104,7 @@ def token_label(token: str) -> str:
 class TemperatureWidget(anywidget.AnyWidget):
     """T slider (lm-main-control), top-k and top-p sliders, axis toggle, samples button; all recomputed in the browser."""
 
-    _esm = STATIC / "temperature.js"
+    _esm = view_module("temperature.js")
     _css = STATIC / "widgets.css"
     logits = traitlets.List(traitlets.Float()).tag(sync=True)  # (V,) float32 values, sent once
     labels = traitlets.List(traitlets.Unicode()).tag(sync=True)  # (V,) visible token labels
@@ -105,6 +116,7 @@ class TemperatureWidget(anywidget.AnyWidget):
     top_p = traitlets.Float(1.0).tag(sync=True)  # 1: off
     view = traitlets.Unicode("linear").tag(sync=True)
     seed = traitlets.Int(0).tag(sync=True)
+    view_text = traitlets.Dict().tag(sync=True)  # the view's words in the notebook's language (view_text.py)
 
     def __init__(self, logits: torch.Tensor, symbols: list[str], context: str = "", n_bars: int = 30,
                  n_samples: int = 40, temperature: float = 1.0, seed: int = 0):
@@ -117,7 +129,8 @@ class TemperatureWidget(anywidget.AnyWidget):
             raise ValueError(f"temperature must lie in [{T_MIN}, {T_MAX}], got {temperature}")
         self.symbols = list(symbols)
         super().__init__(logits=values.tolist(), labels=[token_label(s) for s in symbols], context=context,
-                         n_bars=min(n_bars, values.numel()), n_samples=n_samples, temperature=temperature, seed=seed)
+                         n_bars=min(n_bars, values.numel()), n_samples=n_samples, temperature=temperature, seed=seed,
+                         view_text=view_text(VIEW_TEXT))
         self.add_class("lm-temperature-widget")
 
     @traitlets.validate("temperature")
@@ -164,7 +177,7 @@ def temperature_widget(model, tokenizer, context: str, **kwargs) -> TemperatureW
     """Run `model` once on `context` and return the explorer of its next-token distribution."""
     ids = tokenizer.encode(context)
     if not ids:
-        raise ValueError("the context is empty: type at least one character")
+        raise ValueError(tr("the context is empty: type at least one character"))
     if model.context_length is not None:
         ids = ids[-model.context_length :]
     with torch.no_grad():

@@ -42,26 +42,26 @@ function render({ model, el }) {
   root.addEventListener("keydown", (event) => event.stopPropagation());
   const textRow = element("div", { class: "lm-aw-controls lm-needs-kernel" }, root);  // the static site disables it
   const textLabel = element("label", {}, textRow);
-  textLabel.textContent = "text ";
-  const textBox = element("input", { type: "text", class: "lm-attn-text", "aria-label": "your text (Enter runs the model)" }, textLabel);
+  textLabel.textContent = lmSay(model, "text") + " ";
+  const textBox = element("input", { type: "text", class: "lm-attn-text", "aria-label": lmSay(model, "your text (Enter runs the model)") }, textLabel);
   const runButton = element("button", { type: "button", class: "lm-aw-button lm-attn-run" }, textRow);
-  runButton.textContent = "run the model";
+  runButton.textContent = lmSay(model, "run the model");
 
   const controls = element("div", { class: "lm-aw-controls" }, root);
-  const variantBox = element("div", { class: "lm-aw-toggles lm-attn-variants", role: "radiogroup", "aria-label": "weights" }, controls);
+  const variantBox = element("div", { class: "lm-aw-toggles lm-attn-variants", role: "radiogroup", "aria-label": lmSay(model, "weights") }, controls);
   const layerLabel = element("label", {}, controls);
-  layerLabel.textContent = "layer ";
-  const layerSelect = element("select", { class: "lm-attn-layer", "aria-label": "layer" }, layerLabel);
+  layerLabel.textContent = lmSay(model, "layer") + " ";
+  const layerSelect = element("select", { class: "lm-attn-layer", "aria-label": lmSay(model, "layer") }, layerLabel);
   const headLabel = element("label", {}, controls);
-  headLabel.textContent = "head ";
-  const headSelect = element("select", { class: "lm-main-control lm-attn-head", "aria-label": "head" }, headLabel);
+  headLabel.textContent = lmSay(model, "head") + " ";
+  const headSelect = element("select", { class: "lm-main-control lm-attn-head", "aria-label": lmSay(model, "head") }, headLabel);
   const message = element("div", { class: "lm-aw-message", role: "status" }, root);
   const hint = element("div", { class: "lm-aw-info lm-attn-hint" }, root);
   const strip = element("div", { class: "lm-attn-tokens lm-figure", tabindex: "0", role: "listbox", "data-lm-frame": "0",
-                                 "aria-label": "tokens: point at one, or use the arrow keys, to see what it reads" }, root);
+                                 "aria-label": lmSay(model, "tokens: point at one, or use the arrow keys, to see what it reads") }, root);
   const legend = element("div", { class: "lm-attn-legend" }, root);
   const legendCanvas = element("canvas", { width: "160", height: "14" }, null);
-  legend.append("weight 0", legendCanvas, "1");
+  legend.append(lmSay(model, "weight") + " 0", legendCanvas, "1");
   const ctx = legendCanvas.getContext("2d");
   for (let x = 0; x < 160; x++) { ctx.fillStyle = css(viridis(x / 159)); ctx.fillRect(x, 0, 1, 14); }
   const matrixBox = element("div", { class: "lm-attn-matrix" }, root);
@@ -132,15 +132,17 @@ function render({ model, el }) {
     });
     const variants = model.get("variants");
     const label = JSON.stringify(model.get("tokens")[q]);
-    hint.textContent = `${variants[v]} weights, layer ${l}, ${h < 0 ? "mean of all heads" : "head " + h}: what token ${q} (${label}) reads` +
-      (causal ? " (grey: later tokens, which it cannot see)" : "");
+    const heads = h < 0 ? lmSay(model, "mean of all heads") : lmSay(model, "head {head}", { head: h });
+    hint.textContent = lmSay(model, "{model} weights, layer {layer}, {heads}: what token {query} ({label}) reads",
+                             { model: variants[v], layer: l, heads, query: q, label }) +
+      (causal ? lmSay(model, " (grey: later tokens, which it cannot see)") : "");
     const size = Math.max(2, Math.floor(300 / shape[3])) * shape[3];
     if (h >= 0) {
       thumbs.replaceChildren();
       let big = matrixBox.querySelector("canvas");
       if (!big || big.width !== size) {
         matrixBox.replaceChildren();
-        big = element("canvas", { width: String(size), height: String(size), class: "lm-attn-big", title: "rows: queries, columns: keys" }, matrixBox);
+        big = element("canvas", { width: String(size), height: String(size), class: "lm-attn-big", title: lmSay(model, "rows: queries, columns: keys") }, matrixBox);
         big.addEventListener("click", (event) => {
           const rect = big.getBoundingClientRect();
           setQuery(Math.floor(((event.clientY - rect.top) / rect.height) * shape[3]));
@@ -154,9 +156,9 @@ function render({ model, el }) {
         thumbs.replaceChildren();
         for (let k = 0; k < H; k++) {
           const button = element("button", { type: "button", class: "lm-attn-thumb", "data-head": String(k),
-                                             "aria-label": `head ${k}: show it large` }, thumbs);
+                                             "aria-label": lmSay(model, "head {head}: show it large", { head: k }) }, thumbs);
           element("canvas", { width: String(small), height: String(small) }, button);
-          element("span", {}, button).textContent = `head ${k}`;
+          element("span", {}, button).textContent = lmSay(model, "head {head}", { head: k });
           button.addEventListener("click", () => setHead(k));
         }
       }
@@ -193,16 +195,16 @@ function render({ model, el }) {
       return node;
     });
     layerSelect.replaceChildren();
-    for (let l = 0; l < L; l++) element("option", { value: String(l) }, layerSelect).textContent = `layer ${l}`;
+    for (let l = 0; l < L; l++) element("option", { value: String(l) }, layerSelect).textContent = lmSay(model, "layer {layer}", { layer: l });
     layerSelect.value = String(model.get("layer"));
     headSelect.replaceChildren();
-    element("option", { value: "-1" }, headSelect).textContent = "all heads";
-    for (let h = 0; h < H; h++) element("option", { value: String(h) }, headSelect).textContent = `head ${h}`;
+    element("option", { value: "-1" }, headSelect).textContent = lmSay(model, "all heads");
+    for (let h = 0; h < H; h++) element("option", { value: String(h) }, headSelect).textContent = lmSay(model, "head {head}", { head: h });
     headSelect.value = String(model.get("head"));
     variantBox.replaceChildren();
     model.get("variants").forEach((name, v) => {
       const button = element("button", { type: "button", class: "lm-aw-toggle", role: "radio", "data-variant": String(v) }, variantBox);
-      button.textContent = `${name} weights`;
+      button.textContent = lmSay(model, "{model} weights", { model: name });
       button.addEventListener("click", () => { model.set("variant", v); save(); });
     });
     variantBox.style.display = M > 1 ? "" : "none";
@@ -246,7 +248,7 @@ function render({ model, el }) {
   headSelect.addEventListener("change", () => { model.set("head", parseInt(headSelect.value, 10)); save(); });
   const sendText = () => {
     if (textBox.value === model.get("text")) return;
-    message.textContent = "running the model ...";
+    message.textContent = lmSay(model, "running the model ...");
     model.set("text", textBox.value);
     model.save_changes();  // the kernel runs the model: no reason to wait
   };

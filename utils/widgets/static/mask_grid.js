@@ -7,14 +7,15 @@
 const KEYS = [["masked", "masked"], ["masked", "unmasked"], ["unmasked", "masked"], ["unmasked", "unmasked"]];
 const WORDS = {masked: "with the mask", unmasked: "without the mask"};
 
-function cellTitle(cell) {
-  return `trained ${WORDS[cell.trained]}, run ${WORDS[cell.evaluated]}`;
+function cellTitle(model, cell) {
+  return lmSay(model, "trained {trained}, run {run}",
+               {trained: lmSay(model, WORDS[cell.trained]), run: lmSay(model, WORDS[cell.evaluated])});
 }
 
 // A cell's map, drawn at once (no picture to decode): the heatmap on a canvas, one pixel per weight and scaled up
 // crisp, under an inline SVG with the token labels, the frame, the colour bar and the title. Built for the four cells
 // when a prefix arrives; choosing a cell then only moves the chosen one's nodes into the view (showAttention).
-function buildAttention(cell, lut, size) {
+function buildAttention(model, cell, lut, size) {
   const T = cell.tokens.length;
   const fs = 16, left = 56, top = 40, right = 70, bottom = 62;
   const side = size - Math.max(left + right, top + bottom);
@@ -28,10 +29,10 @@ function buildAttention(cell, lut, size) {
     body += `<text x="${left - 6}" y="${(Number(r) + fs * 0.35).toFixed(1)}" font-size="${fs}" text-anchor="end">${lmEscape(label(cell.tokens[i]))}</text>`;
     body += `<text x="${c}" y="${top + side + fs + 4}" font-size="${fs}" text-anchor="middle">${lmEscape(label(cell.tokens[i]))}</text>`;
   }
-  body += `<text x="${left + side / 2}" y="${top + side + 2 * fs + 14}" font-size="${fs}" text-anchor="middle">key (read) position j</text>`;
-  body += `<text transform="translate(16,${top + side / 2}) rotate(-90)" font-size="${fs}" text-anchor="middle">query position i</text>`;
+  body += `<text x="${left + side / 2}" y="${top + side + 2 * fs + 14}" font-size="${fs}" text-anchor="middle">${lmEscape(lmSay(model, "key (read) position j"))}</text>`;
+  body += `<text transform="translate(16,${top + side / 2}) rotate(-90)" font-size="${fs}" text-anchor="middle">${lmEscape(lmSay(model, "query position i"))}</text>`;
   body += `<text x="${left + side / 2}" y="24" font-size="${fs + 1}" font-weight="bold" text-anchor="middle">` +
-    `${Math.round(100 * cell.next_share)}% of rows look one step ahead</text>`;
+    `${lmEscape(lmSay(model, "{share}% of rows look one step ahead", {share: Math.round(100 * cell.next_share)}))}</text>`;
   body += lmColorbar(left + side + 10, top, 14, side, lut, 0, 1, fs);
   const holder = document.createElement("div");
   holder.innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${size}" viewBox="0 0 ${width} ${size}" ` +
@@ -39,7 +40,8 @@ function buildAttention(cell, lut, size) {
     `<canvas class="lm-map-pixels" style="left:${left}px;top:${top}px;width:${side}px;height:${side}px"></canvas>`;
   lmPaintHeatmap(holder.querySelector("canvas"), cell.attention, lut, 0, 1);
   return {nodes: Array.from(holder.childNodes), width, height: size, key: `${cell.trained}/${cell.evaluated}`, prefix: cell.prefix,
-          label: `attention map, ${cellTitle(cell)}; ${Math.round(100 * cell.next_share)} percent of rows look one step ahead`};
+          label: lmSay(model, "attention map, {cell}; {share} percent of rows look one step ahead",
+                       {cell: cellTitle(model, cell), share: Math.round(100 * cell.next_share)})};
 }
 
 function showAttention(view, built) {
@@ -61,18 +63,20 @@ function render({ model, el }) {
   el.setAttribute("data-lm-suppress-shortcuts", "true");  // arrow keys, Enter and Space belong to the widget
   el.innerHTML = `
     <div class="lm-toolbar">
-      <label class="lm-prefix-label lm-needs-kernel">prefix <input class="lm-prefix" type="text" spellcheck="false"
-        aria-label="prefix the models continue (Enter to run)"></label>
+      <label class="lm-prefix-label lm-needs-kernel">${lmSayHtml(model, "prefix")} <input class="lm-prefix" type="text"
+        spellcheck="false" aria-label="${lmSayHtml(model, "prefix the models continue (Enter to run)")}"></label>
       <span class="lm-status" role="status" aria-live="polite"></span>
     </div>
     <div class="lm-mask-layout">
-      <div class="lm-main-control lm-grid" role="group" aria-label="the four cells: trained with or without the mask, run with or without it; arrow keys move">
-        <div></div><div class="lm-colhead">run with the mask</div><div class="lm-colhead">run without the mask</div>
-        <div class="lm-rowhead">trained with the mask</div><button class="lm-cell"></button><button class="lm-cell"></button>
-        <div class="lm-rowhead">trained without the mask</div><button class="lm-cell"></button><button class="lm-cell"></button>
+      <div class="lm-main-control lm-grid" role="group"
+        aria-label="${lmSayHtml(model, "the four cells: trained with or without the mask, run with or without it; arrow keys move")}">
+        <div></div><div class="lm-colhead">${lmSayHtml(model, "run with the mask")}</div>
+        <div class="lm-colhead">${lmSayHtml(model, "run without the mask")}</div>
+        <div class="lm-rowhead">${lmSayHtml(model, "trained with the mask")}</div><button class="lm-cell"></button><button class="lm-cell"></button>
+        <div class="lm-rowhead">${lmSayHtml(model, "trained without the mask")}</div><button class="lm-cell"></button><button class="lm-cell"></button>
       </div>
       <div class="lm-detail">
-        <div class="lm-figure lm-attention" role="img" aria-label="attention map of the chosen cell"></div>
+        <div class="lm-figure lm-attention" role="img" aria-label="${lmSayHtml(model, "attention map of the chosen cell")}"></div>
         <div class="lm-numbers"></div>
       </div>
     </div>
@@ -106,14 +110,14 @@ function render({ model, el }) {
   function buildCells() {
     const cells = byKey();
     const lut = model.get("colormap");
-    maps = new Map(Array.from(cells, ([key, cell]) => [key, buildAttention(cell, lut, 520)]));
+    maps = new Map(Array.from(cells, ([key, cell]) => [key, buildAttention(model, cell, lut, 520)]));
     buttons.forEach((button, index) => {
       const key = KEYS[index].join("/");
       const cell = cells.get(key);
       button.dataset.key = key;
       if (!cell) { button.textContent = "…"; return; }
       button.innerHTML =
-        `<span class="lm-cell-title">${lmEscape(cellTitle(cell))}</span>` +
+        `<span class="lm-cell-title">${lmEscape(cellTitle(model, cell))}</span>` +
         `<span class="lm-cell-body"><canvas class="lm-thumb" aria-hidden="true"></canvas>` +
         `<span class="lm-cell-numbers"></span></span><code class="lm-cell-text"></code>`;
       lmPaintHeatmap(button.querySelector(".lm-thumb"), cell.attention, lut, 0, 1);
@@ -129,11 +133,12 @@ function render({ model, el }) {
       if (!cell || !numbersBox) return;
       const first = cell.samples && cell.samples.length ? cell.samples[0].slice(0, 34) : "";
       const more = cell.samples && (writing() || cell.samples[0].length > 34) ? "…" : "";
-      numbersBox.innerHTML = `teacher-forced <b>${fmt(cell.teacher_forced)}</b><br>` +
-        `samples, judged <b>${fmt(cell.sample_nll)}</b><br><span class="lm-unit">nats/char</span>`;
+      numbersBox.innerHTML = `${lmSayHtml(model, "teacher-forced")} <b>${fmt(cell.teacher_forced)}</b><br>` +
+        `${lmSayHtml(model, "samples, judged")} <b>${fmt(cell.sample_nll)}</b><br>` +
+        `<span class="lm-unit">${lmSayHtml(model, "nats/char")}</span>`;
       button.querySelector(".lm-cell-text").textContent = `${first.replace(/\n/g, "⏎")}${more}`;
-      button.setAttribute("aria-label", `${cellTitle(cell)}: teacher-forced loss ${fmt(cell.teacher_forced)}, ` +
-        `samples judged ${fmt(cell.sample_nll)} nats per character`);
+      button.setAttribute("aria-label", lmSay(model, "{cell}: teacher-forced loss {loss}, samples judged {judged} nats per character",
+                                              {cell: cellTitle(model, cell), loss: fmt(cell.teacher_forced), judged: fmt(cell.sample_nll)}));
     });
   }
 
@@ -149,10 +154,13 @@ function render({ model, el }) {
     if (!cell) return;
     if (big.dataset.key !== key || big.dataset.prefix !== cell.prefix) showAttention(big, maps.get(key));  // new samples alone leave it
     numbers.innerHTML =
-      `<div class="lm-big-title">${lmEscape(cellTitle(cell))}</div>` +
-      `<div>teacher-forced loss on validation text: <b>${fmt(cell.teacher_forced)}</b> nats/char</div>` +
-      `<div>its samples, scored by the judge (${lmEscape(model.get("judge_name"))}): <b>${fmt(cell.sample_nll)}</b> nats/char</div>` +
-      `<div>rows whose largest weight is one step ahead: <b>${Math.round(100 * cell.next_share)}%</b></div>`;
+      `<div class="lm-big-title">${lmEscape(cellTitle(model, cell))}</div>` +
+      `<div>${lmSayHtml(model, "teacher-forced loss on validation text: {loss} nats/char",
+                        {loss: `<b>${fmt(cell.teacher_forced)}</b>`})}</div>` +
+      `<div>${lmSayHtml(model, "its samples, scored by the judge ({judge}): {loss} nats/char",
+                        {judge: lmEscape(model.get("judge_name")), loss: `<b>${fmt(cell.sample_nll)}</b>`})}</div>` +
+      `<div>${lmSayHtml(model, "rows whose largest weight is one step ahead: {share}",
+                        {share: `<b>${Math.round(100 * cell.next_share)}%</b>`})}</div>`;
     drawSamples(cell);
     note.textContent = model.get("note");
   }
@@ -161,12 +169,13 @@ function render({ model, el }) {
     const prefix = cell.prefix;
     const texts = model.get("texts") || {};
     const busy = writing();
-    const progress = busy && cell.samples ? ` (writing: ${texts.written} of ${texts.length} characters)` : "";
+    const progress = busy && cell.samples
+      ? lmSay(model, " (writing: {written} of {length} characters)", {written: texts.written, length: texts.length}) : "";
     samplesBox.innerHTML = cell.samples
-      ? `<div class="lm-big-title">what it writes after the prefix (temperature 1)${progress}</div>` +
+      ? `<div class="lm-big-title">${lmSayHtml(model, "what it writes after the prefix (temperature 1)")}${lmEscape(progress)}</div>` +
         cell.samples.slice(0, model.get("shown_samples")).map(s =>
           `<pre class="lm-sample"><b>${lmEscape(prefix.replace(/\n/g, "⏎"))}</b>${lmEscape(s.replace(/\n/g, "⏎"))}</pre>`).join("")
-      : `<div class="lm-big-title">writing samples…</div>`;
+      : `<div class="lm-big-title">${lmSayHtml(model, "writing samples…")}</div>`;
     samplesBox.dataset.key = `${cell.trained}/${cell.evaluated}`;
     samplesBox.dataset.prefix = prefix;
     samplesBox.dataset.written = String(cell.samples ? texts.written : 0);
@@ -208,7 +217,7 @@ function render({ model, el }) {
   input.addEventListener("keydown", event => event.stopPropagation());
   input.addEventListener("change", () => {
     if (input.value === model.get("prefix")) return;
-    status.textContent = "running the four models on the new prefix…";
+    status.textContent = lmSay(model, "running the four models on the new prefix…");
     model.set("prefix", input.value);
     model.save_changes();
   });

@@ -3,21 +3,33 @@
 // grid of bases, so the encoding selector, the base slider and the curve dimensions redraw here, in the browser.
 // Each encoding and base has its figure built once (an inline SVG over a canvas), moved into the view when chosen.
 
-function parseDims(text, width) {
+function parseDims(model, text, width) {
   const parts = text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
-  if (!parts.length || parts.some(p => !/^\d+$/.test(p))) return {error: "curves of dims: give whole numbers separated by commas, e.g. 0, 1, 6"};
+  if (!parts.length || parts.some(p => !/^\d+$/.test(p))) {
+    return {error: lmSay(model, "curves of dims: give whole numbers separated by commas, e.g. 0, 1, 6")};
+  }
   const dims = parts.map(Number).filter(d => d < width).slice(0, 4);
-  if (!dims.length) return {error: `curves of dims: choose dimensions 0 .. ${width - 1}`};
+  if (!dims.length) return {error: lmSay(model, "curves of dims: choose dimensions 0 .. {last}", {last: width - 1})};
   return {dims};
 }
 
-// Words of `text` in lines of at most `width` characters (a longer word gets a line of its own).
+// `text` in lines at most `width` Latin characters wide: lines break between words, and between any two Chinese
+// characters (each as wide as two Latin ones); a longer Latin word gets a line of its own.
+const CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef";
 function wrapWords(text, width) {
-  const lines = [];
+  const wide = new RegExp(`[${CJK}]`);
+  const size = s => Array.from(s).reduce((n, c) => n + (wide.test(c) ? 2 : 1), 0);
+  const pieces = [];  // [piece, whether a space joins it to the piece before]
   for (const word of text.split(" ")) {
+    const parts = word.match(new RegExp(`[${CJK}]|[^${CJK}]+`, "g")) || [""];
+    parts.forEach((part, i) => pieces.push([part, i === 0]));
+  }
+  const lines = [];
+  for (const [piece, spaced] of pieces) {
     const last = lines.length ? lines[lines.length - 1] : null;
-    if (last !== null && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(word);
+    const joined = last === null ? null : last + (spaced ? " " : "") + piece;
+    if (joined !== null && size(joined) <= width) lines[lines.length - 1] = joined;
+    else lines.push(piece);
   }
   return lines;
 }
@@ -42,7 +54,7 @@ const FIGURE = {width: 740, height: 810, heat: {x: 72, y: 48, w: 240, h: 270}};
 // value and scaled up crisp, under an inline SVG of the axes, the score panel and the caption, with the curves of the
 // chosen dimensions in a group of their own (setCurves: new dimensions redraw only that group). SVG and canvas scale
 // together (the canvas is placed in percentages of the SVG's box).
-function buildFigure(data, kind, baseIndex) {
+function buildFigure(model, data, kind, baseIndex) {
   const view = viewOf(data, kind, baseIndex);
   const lutName = view.heat_cmap || "diverging";
   const lut = data.colormaps[lutName];
@@ -58,18 +70,18 @@ function buildFigure(data, kind, baseIndex) {
   // 2) the frame of the curves of the chosen columns (the curves themselves: setCurves)
   const cb = {x: 450, y: 48, w: 270, h: 270};
   const n = heat.length;
-  const curveAxes = lmAxes(cb, [0, n - 1], [-1.1, 1.1], {fontSize: fs, xlabel: view.heat_ylabel, ylabel: "value / max |value|",
-    title: "curves of chosen columns", xticks: 4});
+  const curveAxes = lmAxes(cb, [0, n - 1], [-1.1, 1.1], {fontSize: fs, xlabel: view.heat_ylabel, ylabel: lmSay(model, "value / max |value|"),
+    title: lmSay(model, "curves of chosen columns"), xticks: 4});
   body += curveAxes.body + `<g class="lm-curves"></g>`;
   // 3) what attention sees: score against the offset i - j
   const sb = {x: 100, y: 450, w: 600, h: 250};
   const offsets = Array.from({length: view.scores[0].length}, (_, o) => o);
-  const scoreAxes = lmAxes(sb, [0, offsets.length - 1], extent(view.scores), {fontSize: fs, xlabel: "offset i − j",
+  const scoreAxes = lmAxes(sb, [0, offsets.length - 1], extent(view.scores), {fontSize: fs, xlabel: lmSay(model, "offset i − j"),
     ylabel: view.scores_ylabel, title: view.scores_title, xticks: 4});
   body += scoreAxes.body + view.scores.map((row, i) =>
     lmPolyline(offsets, row, scoreAxes.px, scoreAxes.py, i, `data-role="score" data-curve="${i}"`)).join("");
   body += lmLegend(sb.x + 8, sb.y + 18, view.curve_labels, fs - 1);
-  const baseText = view.by_base ? `, base ${data.bases[baseIndex]}` : "";
+  const baseText = view.by_base ? lmSay(model, ", base {base}", {base: data.bases[baseIndex]}) : "";
   const lines = wrapWords(view.caption + baseText, Math.floor(W / (0.56 * (fs + 1))));  // two lines fit below the scores
   body += lines.map((line, i, kept) => `<text x="${W / 2}" y="${H - 12 - (kept.length - 1 - i) * (fs + 6)}" ` +
     `font-size="${fs + 1}" text-anchor="middle">${lmEscape(line)}</text>`).join("");
@@ -79,7 +91,7 @@ function buildFigure(data, kind, baseIndex) {
     `aria-hidden="true"><rect width="${W}" height="${H}" fill="white"/>${body}</svg>` +
     `<canvas class="lm-heat-pixels" style="left:${pct(hb.x, W)};top:${pct(hb.y, H)};width:${pct(hb.w, W)};height:${pct(hb.h, H)}"></canvas>`;
   lmPaintHeatmap(holder.querySelector("canvas"), heat, lut, -scale, scale);
-  return {nodes: Array.from(holder.childNodes), curves: holder.querySelector(".lm-curves"), dims: null, kind, baseText,
+  return {model, nodes: Array.from(holder.childNodes), curves: holder.querySelector(".lm-curves"), dims: null, kind, baseText,
           base: String(data.bases[baseIndex]), heat, scale, column: view.column_name, px: curveAxes.px, py: curveAxes.py, cb};
 }
 
@@ -91,8 +103,8 @@ function setCurves(built, dims) {
   built.curves.innerHTML = dims.map((d, i) => lmPolyline(xs, built.heat.map(r => r[d] / built.scale), built.px, built.py, i,
     `data-dim="${d}"`)).join("") + lmLegend(built.cb.x + 8, built.cb.y + 14, dims.map(d => `${built.column} ${d}`), 16);
   built.dims = key;
-  built.label = `${built.kind} positions${built.baseText}: heatmap, curves of dimensions ${dims.join(", ")}, ` +
-    "and the score against the offset";
+  built.label = lmSay(built.model, "{kind} positions{base}: heatmap, curves of dimensions {dims}, and the score against the offset",
+                      {kind: built.kind, base: built.baseText, dims: dims.join(", ")});
 }
 
 // Put a built figure into the view (its nodes move in: nothing is parsed or decoded), then a frame counter ticks.
@@ -110,10 +122,12 @@ function render({ model, el }) {
   const data = model.get("data");
   el.innerHTML = `
     <div class="lm-controls">
-      <label class="lm-main-control">encoding <select class="lm-kind" aria-label="positional encoding"></select></label>
-      <label class="lm-base-label">base <input class="lm-base" type="range" min="0" max="${data.bases.length - 1}" step="1"
-        aria-label="base of the rotation frequencies"> <output class="lm-base-value"></output></label>
-      <label>curves of dims <input class="lm-dims" type="text" spellcheck="false"></label>
+      <label class="lm-main-control">${lmSayHtml(model, "encoding")}
+        <select class="lm-kind" aria-label="${lmSayHtml(model, "positional encoding")}"></select></label>
+      <label class="lm-base-label">${lmSayHtml(model, "base")} <input class="lm-base" type="range" min="0"
+        max="${data.bases.length - 1}" step="1" aria-label="${lmSayHtml(model, "base of the rotation frequencies")}">
+        <output class="lm-base-value"></output></label>
+      <label>${lmSayHtml(model, "curves of dims")} <input class="lm-dims" type="text" spellcheck="false"></label>
     </div>
     <div class="lm-message" role="status" aria-live="polite"></div>
     <div class="lm-figure lm-positional-figure" role="img"></div>
@@ -131,7 +145,7 @@ function render({ model, el }) {
 
   function figureFor(kind, baseIndex) {
     const key = `${kind}|${data.views[kind].by_base ? baseIndex : "-"}`;
-    if (!built.has(key)) built.set(key, buildFigure(data, kind, baseIndex));
+    if (!built.has(key)) built.set(key, buildFigure(model, data, kind, baseIndex));
     return built.get(key);
   }
 
@@ -142,11 +156,12 @@ function render({ model, el }) {
     base.value = String(baseIndex);
     base.disabled = !data.views[kind].by_base;
     base.setAttribute("aria-valuetext", String(data.bases[baseIndex]));
-    baseValue.textContent = data.views[kind].by_base ? String(data.bases[baseIndex]) : `${data.bases[baseIndex]} (not used by ${kind})`;
+    baseValue.textContent = data.views[kind].by_base ? String(data.bases[baseIndex])
+      : lmSay(model, "{base} (not used by {kind})", {base: data.bases[baseIndex], kind});
     el.querySelector(".lm-base-label").classList.toggle("lm-disabled", base.disabled);
     if (dimsBox.value !== model.get("dims") && document.activeElement !== dimsBox) dimsBox.value = model.get("dims");
     const width = view.heat[0].length;
-    const parsed = parseDims(model.get("dims"), width);
+    const parsed = parseDims(model, model.get("dims"), width);
     message.textContent = parsed.error || "";  // bad dimensions: say so, and keep drawing the last good ones
     if (!parsed.error) lastDims = parsed.dims;
     const kept = lastDims.filter(d => d < width);
@@ -159,7 +174,7 @@ function render({ model, el }) {
   }
 
   function warm() {  // draw the other settings while the student reads, so that moving a control only swaps pictures
-    const parsed = parseDims(model.get("dims"), 1e9);
+    const parsed = parseDims(model, model.get("dims"), 1e9);
     if (parsed.error) return;
     for (const kind of data.kinds) for (let b = 0; b < data.bases.length; b++) {
       const ahead = figureFor(kind, b);

@@ -125,28 +125,29 @@ function render({ model, el }) {
   // Keys pressed inside the widget belong to it: the notebook host must not turn them into its shortcuts.
   root.addEventListener("keydown", (event) => event.stopPropagation());
   const controls = element("div", { class: "lm-aw-controls" }, root);
-  const tSlider = slider(controls, "T", { min: "-2", max: "1", step: "0.05", "aria-label": "temperature (log scale)" });
+  const tSlider = slider(controls, "T", { min: "-2", max: "1", step: "0.05", "aria-label": lmSay(model, "temperature (log scale)") });
   tSlider.input.classList.add("lm-main-control", "lm-temperature");
-  const kSlider = slider(controls, "top-k", { min: "0", max: String(logits.length), step: "1", "aria-label": "top-k, 0 is off" });
+  const kSlider = slider(controls, "top-k", { min: "0", max: String(logits.length), step: "1", "aria-label": lmSay(model, "top-k, 0 is off") });
   kSlider.input.classList.add("lm-top-k");
-  const pSlider = slider(controls, "top-p", { min: "0.05", max: "1", step: "0.01", "aria-label": "top-p, 1 is off" });
+  const pSlider = slider(controls, "top-p", { min: "0.05", max: "1", step: "0.01", "aria-label": lmSay(model, "top-p, 1 is off") });
   pSlider.input.classList.add("lm-top-p");
 
-  const axisBox = element("div", { class: "lm-aw-toggles", role: "radiogroup", "aria-label": "probability axis" }, root);
+  const axisBox = element("div", { class: "lm-aw-toggles", role: "radiogroup", "aria-label": lmSay(model, "probability axis") }, root);
   const axisButtons = {};
   for (const [value, text] of [["linear", "linear axis"], ["log", "log axis"], ["cumulative", "cumulative (p marked)"]]) {
     const button = element("button", { type: "button", class: "lm-aw-toggle", "data-view": value, role: "radio" }, axisBox);
-    button.textContent = text;
+    button.textContent = lmSay(model, text);
     button.addEventListener("click", () => { model.set("view", value); afterPaint(() => model.save_changes()); });
     axisButtons[value] = button;
   }
   const sampleButton = element("button", { type: "button", class: "lm-aw-button lm-draw-samples" }, axisBox);
-  sampleButton.textContent = "draw samples";
+  sampleButton.textContent = lmSay(model, "draw samples");
 
   const info = element("div", { class: "lm-aw-info", "aria-live": "polite" }, root);
   const context = model.get("context");
   const title = element("div", { class: "lm-aw-title" }, root);
-  title.textContent = context ? `next token after ${JSON.stringify(context.slice(-30))}` : "next-token distribution";
+  title.textContent = context ? lmSay(model, "next token after {context}", { context: JSON.stringify(context.slice(-30)) })
+    : lmSay(model, "next-token distribution");
 
   // The figure: an SVG bar chart whose bars are created once and re-sized on every change.
   const W = 900, H = 330, left = 86, right = 12, top = 12, bottom = 56;
@@ -186,7 +187,7 @@ function render({ model, el }) {
     }
     const name = element("text", { x: "20", y: String(top + plotH / 2), class: "lm-axis-name",
                                    transform: `rotate(-90 20 ${top + plotH / 2})`, "text-anchor": "middle" }, axisGroup, SVG);
-    name.textContent = view === "cumulative" ? "cumulative probability" : view === "log" ? "probability (log)" : "probability";
+    name.textContent = lmSay(model, view === "cumulative" ? "cumulative probability" : view === "log" ? "probability (log)" : "probability");
     axisGroup.setAttribute("data-view", view);
   }
 
@@ -235,14 +236,15 @@ function render({ model, el }) {
       pText.setAttribute("y", String(y - 6)); pText.textContent = `p = ${topP.toFixed(2)}`;
     }
     tSlider.readout.textContent = temperature.toFixed(2);
-    kSlider.readout.textContent = topK > 0 ? String(topK) : "off";
-    pSlider.readout.textContent = topP < 1 ? topP.toFixed(2) : "off";
+    kSlider.readout.textContent = topK > 0 ? String(topK) : lmSay(model, "off");
+    pSlider.readout.textContent = topP < 1 ? topP.toFixed(2) : lmSay(model, "off");
     for (const [value, button] of Object.entries(axisButtons)) {
       button.setAttribute("aria-checked", String(value === view));
       button.classList.toggle("lm-active", value === view);
     }
-    info.textContent = `T = ${temperature.toFixed(2)} | kept tokens: ${nKept} of ${logits.length} | ` +
-      `entropy ${entropy.toFixed(2)} nats | grey bars: removed, drawn at their tempered probability`;
+    info.textContent = lmSay(model,
+      "T = {temperature} | kept tokens: {kept} of {total} | entropy {entropy} nats | grey bars: removed, drawn at their tempered probability",
+      { temperature: temperature.toFixed(2), kept: nKept, total: logits.length, entropy: entropy.toFixed(2) });
     info.setAttribute("data-kept", String(nKept));
     info.setAttribute("data-entropy", String(entropy));
     svg.setAttribute("data-temperature", String(temperature));
@@ -257,7 +259,7 @@ function render({ model, el }) {
     const probs = nextTokenProbs(logits, temperature, topK, topP);
     const ids = seededSamples(probs, model.get("n_samples"), model.get("seed"));
     samplesBox.replaceChildren();
-    element("b", {}, samplesBox).textContent = `samples (seed ${model.get("seed")}): `;
+    element("b", {}, samplesBox).textContent = lmSay(model, "samples (seed {seed}): ", { seed: model.get("seed") });
     const code = element("code", { class: "lm-samples", "data-ids": ids.join(",") }, samplesBox);
     code.textContent = ids.map((i) => labels[i]).join(" ");
   }
