@@ -3,8 +3,9 @@
     python benchmarks/bench_grading_deny.py                              # notebooks 09 and 10, 3 rounds
     python benchmarks/bench_grading_deny.py --notebooks 07 01 --rounds 5
 
-For each notebook the source notebook (the solutions, as a student who passes hands it in) is graded
-by one helper process (no sandbox: it costs the same for every variant) in three variants, in turns,
+For each notebook the source notebook (the solutions, as a student who passes hands it in) is graded,
+in fast mode with one thread per process as the instructors' guide grades (LM_FAST=1 and OMP_NUM_THREADS=1 unless
+the environment sets them), by one helper process (no sandbox: it costs the same for every variant) in three variants, in turns,
 `--rounds` times each:
 
 - `full`: as `grade` does it: the deny-lists with their torch operations (TorchFunctionMode and,
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -29,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+os.environ.setdefault("LM_FAST", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # as the guide's grading figures; spinning threads on a busy machine
 
 from utils.grading.assemble import plan_submission  # noqa: E402
 from utils.grading.deny import resolve  # noqa: E402
@@ -106,6 +110,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="runs of each variant, in turns (default 3)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per run (default 600)")
     args = parser.parse_args()
+    print(f"LM_FAST={os.environ['LM_FAST']}, OMP_NUM_THREADS={os.environ['OMP_NUM_THREADS']}, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f}")
     figures: dict[str, dict] = {}
     for number in args.notebooks:
         (notebook,) = sorted((ROOT / "notebooks").glob(f"{number}_*.ipynb"))
@@ -122,6 +128,7 @@ def main() -> None:
     m = figures["micro"]
     print(f"softmax (4, 64): {m['softmax_us']:.1f} us, watched {m['softmax_watched_us']:.1f} us; "
           f"a small training step: {m['train_step_us']:.0f} us, watched {m['train_step_watched_us']:.0f} us")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     print(json.dumps(figures))
 
 

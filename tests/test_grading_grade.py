@@ -320,7 +320,7 @@ def test_grade_book_rows(graded, student: str) -> None:
 
 def test_grade_book_has_every_student_and_exercise(graded) -> None:
     rows = graded[2]
-    assert list(rows[0]) == ["student", "notebook", "grade_id", "points", "max_points", "feedback"]
+    assert list(rows[0]) == ["student", "notebook", "grade_id", "points", "max_points", "feedback", "lang"]
     assert len(rows) == 3 * (len(CASES) + len(NOT_NOTEBOOKS))
 
 

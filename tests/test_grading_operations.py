@@ -314,7 +314,8 @@ def test_every_softmax_spelling_scores_zero_where_softmax_is_denied(graded, k: i
 
 @pytest.mark.parametrize("k", range(1, len(SOFTMAX) + 1))
 def test_every_softmax_spelling_scores_alike_where_attention_is_denied(graded, k: int) -> None:
-    assert _row(graded, f"spelling_{k}", 2) == (2.0, "passed"), SOFTMAX[k - 1]
+    points, feedback = _row(graded, f"spelling_{k}", 2)  # the copy of F.softmax is flagged for review (__code__)
+    assert points == 2 and re.match(r"^passed( \[flagged for manual review: uses [^]]*\])?$", feedback), feedback
 
 
 @pytest.mark.parametrize("k", range(1, len(ATTENTION) + 1))

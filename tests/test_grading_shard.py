@@ -73,6 +73,10 @@ def test_two_shards_graded_then_merged(class_folder, tmp_path) -> None:
         expected = 0.0 if row["student"] in STUBBED else float(row["max_points"])
         assert float(row["points"]) == expected, row
     assert sorted(p.stem for p in (tmp_path / "joined" / "feedback").glob("*.md")) == CLASS
+    with open(tmp_path / "joined" / "students.csv", newline="") as file:
+        totals = list(csv.DictReader(file))
+    assert totals == [{"student": s, "total": "0" if s in STUBBED else "6", "assignment.ipynb": "0" if s in STUBBED
+                       else "6", "max_points": "6"} for s in CLASS], "one row per student of the whole class"
 
 
 def _fake_shard(folder: Path, index: int, count: int, students: list[str], class_names: list[str] = CLASS) -> Path:

@@ -232,7 +232,7 @@ class CallMonitor:
         threading.setprofile(None)
         if self._operations is not None:
             if not self._operations.stop():
-                self.found.setdefault((TAMPERING_MODES, "your code"), Violation(TAMPERING_MODES, "your code"))
+                self.found.setdefault((TAMPERING_MODES, ""), Violation(TAMPERING_MODES, ""))
             self._operations = None
         self._watching, found, self.found = frozenset(), list(self.found.values()), {}
         return found

@@ -197,7 +197,9 @@ class _Grader:
             violations = self.monitor.stop() if watched else []
             self._parts._recorder = None
         if passed and self._gettrace() is not None:
-            passed, message = False, "a trace function was installed while the test ran"
+            from utils.i18n.text import tr
+
+            passed, message = False, tr("a trace function was installed while the test ran")
         self._settrace(None)
         for name, value in namespace.items():
             if self.reference.get(name, _MISSING) is not value and name != "__builtins__":

@@ -56,7 +56,7 @@ class Exercise:
     solution_ids: list[str] = field(default_factory=list)
     number: int | None = None
     denied: list[str] = field(default_factory=list)
-    title: str | None = None  # from the heading: "softmax with temperature"
+    title: str | None = field(default=None, compare=False)  # from the heading (differs between the editions)
     deny_reason: str | None = None  # from `# deny-reason:`: what the exercise asks the student to write
     parts: list[tuple[str, float]] = field(default_factory=list)  # `with part(name, points)` blocks, in order
 

@@ -104,17 +104,15 @@ def tampered(records: list[dict], plan: Plan, parts: dict[str, dict[str, float]]
         elif event == "part":
             if not _part_ok(record, current_cell, parts, seen_parts):
                 return True
-            continue  # parts sit between a test's cell record and its test record
         elif event == "test":
             gid = record.get("grade_id")
-            expected = current_cell is not None and current_cell["grade_id"] == gid and current_cell["kind"] == "test"
+            expected = current_cell is not None and current_cell["kind"] == "test" and current_cell["grade_id"] == gid
             if gid in seen_tests or not expected:
                 return True
             seen_tests.add(gid)
             current_cell = None
-            continue
-        if event != "cell":
-            current_cell = None if current_cell is not None and current_cell["kind"] == "test" else current_cell
+        elif current_cell is not None and current_cell["kind"] == "test":
+            current_cell = None  # nothing but its parts may come between a test's cell record and its test record
     return False
 
 
@@ -181,20 +179,20 @@ def _parts_text(exercise: Exercise, reported: dict[str, dict]) -> str:
 
 def _scored(exercise: Exercise, record: dict | None, reported: dict[str, dict], failure: str | None,
             stop: str | None) -> tuple[float, str]:
-    """(points, feedback) of an exercise that was run and not denied."""
+    """(points, feedback) of an exercise that was run and not denied; `failure` or `stop` says why it did not finish."""
     passed_parts = sum(points for name, points in exercise.parts if reported.get(name, {}).get("passed"))
     finished = record is not None and record.get("passed") is True
     rest = exercise.points - sum(points for _, points in exercise.parts)
     points = passed_parts + (rest if finished else 0.0)
     if finished and points >= exercise.points:
         return exercise.points, tr("passed")
-    if not exercise.parts or not reported:
-        return 0.0, stop if failure is None else failure
+    why = failure if failure is not None else stop
+    if not exercise.parts or (not reported and not finished):
+        return 0.0, why or tr("a test did not pass")
     summary = _parts_text(exercise, reported)
-    tail = failure if failure is not None else stop
     text = (tr("partly passed, {got} of {total} points: {parts}", got=f"{points:g}", total=f"{exercise.points:g}",
                parts=summary) if points > 0 else tr("failed: {parts}", parts=summary))
-    return points, text + (tr("; then {reason}", reason=tail) if tail else "")
+    return points, text + (tr("; then {reason}", reason=why) if why else "")
 
 
 def rows_from_run(student: str, source: Source, plan: Plan, result: RunResult, timeout_s: float,

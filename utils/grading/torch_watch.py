@@ -32,22 +32,23 @@ class _CallWatch(TorchFunctionMode):
     def __init__(self, calls: dict[str, str], report: Report) -> None:
         super().__init__()
         self._calls, self._report = calls, report
-        self._names: dict[int, tuple[Any, str | None]] = {}  # id(func) -> (func, its call name)
+        self._known: dict[int, tuple[Any, str | None, str]] = {}  # id(func) -> (func, watched path, its spelling)
 
-    def _name(self, func: Any) -> str | None:
-        known = self._names.get(id(func))
+    def _lookup(self, func: Any) -> tuple[Any, str | None, str]:
+        known = self._known.get(id(func))
         if known is None or known[0] is not func:
-            known = (func, call_name(func))
-            self._names[id(func)] = known
-        return known[1]
-
-    def __torch_function__(self, func: Any, types_: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
-        path = self._calls.get(self._name(func) or "")
-        if path is not None:
+            path = self._calls.get(call_name(func) or "")
             try:
-                spelled = resolve_name(func) or str(func)
+                spelled = (resolve_name(func) or str(func)) if path is not None else ""
             except Exception:  # noqa: BLE001 - a name for the message only
                 spelled = str(func)
+            known = (func, path, spelled)
+            self._known[id(func)] = known
+        return known
+
+    def __torch_function__(self, func: Any, types_: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
+        _, path, spelled = self._lookup(func)
+        if path is not None:
             self._report(sys._getframe(1), path, spelled)
         return func(*args, **(kwargs or {}))
 
@@ -55,15 +56,22 @@ class _CallWatch(TorchFunctionMode):
 class _KernelWatch(TorchDispatchMode):
     """Sees each ATen kernel that runs; reports the watched ones."""
 
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        """No: torch would wrap __torch_dispatch__ in dynamo's `disable` (importing dynamo, 4-6 s, slower calls)."""
+        return False
+
     def __init__(self, kernels: dict[str, str], report: Report) -> None:
         super().__init__()
         self._kernels, self._report = kernels, report
 
     def __torch_dispatch__(self, func: Any, types_: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
-        path = self._kernels.get(func._overloadpacket.__name__)
+        name = getattr(getattr(func, "_overloadpacket", None), "__name__", None)  # None for higher-order ops
+        path = self._kernels.get(name) if name is not None else None
         if path is not None:
-            self._report(sys._getframe(1), path, f"aten.{func._overloadpacket.__name__}")
-        return func(*args, **(kwargs or {}))
+            self._report(sys._getframe(1), path, f"aten.{name}")
+        run = getattr(func, "_op", func)  # OpOverload.__call__ only calls _op: one Python frame less per kernel
+        return run(*args, **(kwargs or {}))
 
 
 class OperationWatch:
