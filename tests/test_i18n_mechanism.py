@@ -113,3 +113,12 @@ def test_unknown_names_get_a_clear_error(course):
         find_source("nope", course)
     with pytest.raises(ValueError, match="give the file name"):
         find_source("01_demo", course)
+
+
+def test_written_files_are_readable_by_other_users(course):
+    """The grader's sandboxed helper runs as another uid: a catalog left at mkstemp's 0600 would be unreadable."""
+    notebook, _ = _sources(course)
+    sync_catalog(notebook)
+    build(notebook)
+    for path in (notebook.catalog, notebook.built):
+        assert path.stat().st_mode & 0o044 == 0o044, f"{path} is not readable by group and others"

@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 
 from utils.i18n.catalog import translation_table
-from utils.i18n.layout import LANG, Source, relative
+from utils.i18n.layout import LANG, Source, readable_by_all, relative
 from utils.i18n.units import markdown_blocks
 
 GENERATED_NOTE = "<!-- 本文件由 {catalog} 生成，请勿直接编辑：python -m utils.i18n build -->"
@@ -22,6 +22,7 @@ def _write_atomically(path: Path, text: str) -> None:
     handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(handle, "w", encoding="utf-8") as out:
         out.write(text)
+    readable_by_all(tmp)
     os.replace(tmp, path)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polib
 
-from utils.i18n.layout import LANG, Source, relative
+from utils.i18n.layout import LANG, Source, readable_by_all, relative
 from utils.i18n.units import Unit, lesson_units, notebook_units
 
 FUZZY = "fuzzy"
@@ -45,6 +45,7 @@ def save_catalog(catalog: polib.POFile, path: Path) -> None:
     os.close(handle)
     try:
         catalog.save(tmp)
+        readable_by_all(tmp)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

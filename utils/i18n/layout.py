@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,16 @@ class Source:
     def name(self) -> str:
         """A short name: the file name of the English original."""
         return self.english.name
+
+
+def readable_by_all(path: str | Path) -> None:
+    """Give a file written by mkstemp (mode 0600) the mode an ordinary file gets (0666 less the umask).
+
+    Course files are read by other users too: the grader's sandboxed helper runs as another uid.
+    """
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 
 
 def relative(path: Path) -> str:
