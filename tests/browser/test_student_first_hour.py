@@ -21,7 +21,7 @@ from tests.browser.lab import (
     REPO_ROOT,
     LabServer,
     browser_unavailable_reason,
-    launch_chromium,
+    offline_context,
     open_notebook,
     run_all_cells,
 )
@@ -33,7 +33,7 @@ def _git(*args: str, cwd: Path) -> str:
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
 
 
-def test_run_all_in_the_students_copy_leaves_the_clone_clean(tmp_path):
+def test_run_all_in_the_students_copy_leaves_the_clone_clean(tmp_path, browser):
     reason = browser_unavailable_reason()
     if reason is not None:
         pytest.skip(reason)
@@ -55,13 +55,17 @@ def test_run_all_in_the_students_copy_leaves_the_clone_clean(tmp_path):
     server.state_dir.mkdir()
     server.start(timeout_s=180)
     try:
-        with launch_chromium() as context:
+        # A context of its own in the suite's one Chromium: a second sync Playwright would fail inside the first's loop.
+        context = offline_context(browser.browser)
+        try:
             page = open_notebook(context, server, NAME, timeout_s=300)
             state = run_all_cells(page, timeout_s=900)
             assert state["executed"] > 5 and state["errors"] == 1, f"Run All did not reach the first exercise: {state}"
             before = copy.stat().st_mtime_ns
             page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
             page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=60_000)
+        finally:
+            context.close()
     finally:
         server.stop()
     saved = nbformat.read(copy, as_version=4)

@@ -15,7 +15,7 @@ import urllib.request
 import nbformat
 import pytest
 
-from tests.browser.lab import LabServer, browser_unavailable_reason, launch_chromium, open_notebook, start_run_all
+from tests.browser.lab import LabServer, browser_unavailable_reason, offline_context, open_notebook, start_run_all
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ def _kernel_states(server: LabServer) -> list[str]:
         return [kernel["execution_state"] for kernel in json.load(reply)]
 
 
-def test_a_training_goes_on_after_the_browser_closes(tmp_path):
+def test_a_training_goes_on_after_the_browser_closes(tmp_path, browser):
     reason = browser_unavailable_reason()
     if reason is not None:
         pytest.skip(reason)
@@ -57,7 +57,10 @@ def test_a_training_goes_on_after_the_browser_closes(tmp_path):
     server = LabServer(root_dir=root, state_dir=state)
     server.start()
     try:
-        with launch_chromium() as context:
+        # Its own context in the suite's one Chromium (a second sync Playwright would fail inside the first's loop);
+        # closing the context closes every page of it and their connections to the server, as closing the browser does.
+        context = offline_context(browser.browser)
+        try:
             page = open_notebook(context, server, "probe.ipynb", timeout_s=300)
             start_run_all(page)
             deadline = time.monotonic() + 300
@@ -65,6 +68,8 @@ def test_a_training_goes_on_after_the_browser_closes(tmp_path):
                 time.sleep(1)
             assert (root / "started.txt").exists(), f"the training cell did not start\n{server.log_tail()}"
             time.sleep(5)  # a few steps in
+        finally:
+            context.close()
         closed_at, done, error = time.monotonic(), root / "done.txt", root / "error.txt"
         assert not done.exists(), "the training ended before the browser closed: make it longer"
         while time.monotonic() - closed_at < 600 and not done.exists() and not error.exists():
