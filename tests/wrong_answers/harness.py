@@ -24,6 +24,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell
 
+from utils.grading import bwrap
 from utils.grading.notebook import Exercise, grade_id, is_solution, read_notebook, validate_source
 from utils.grading.release import release_notebook, strip_hidden_tests
 from tests.wrong_answers.spec import Delegation, Right, Wrong
@@ -169,15 +170,20 @@ def write_students(students: dict[str, nbformat.NotebookNode], notebook: str, su
         nbformat.write(nb, submissions / student / notebook)
 
 
+# These suites are about what each exercise tells apart, not about the sandbox: they grade in the bubblewrap sandbox
+# where it works here (CI requires it: LM_REQUIRE_SANDBOX=1), else say so and grade with --sandbox off.
+SANDBOX = "required" if bwrap.bwrap_works()[0] else "off"
+
+
 def grade_with_cli(submissions: Path, notebook: str, out: Path, scratch: Path, jobs: int = 2) -> tuple[list[dict], float]:
     """Run `python -m utils.grading grade` on the submissions; the grade book's rows and the wall seconds (printed)."""
     env = {**os.environ, "IPYTHONDIR": str(scratch / "ipython"), "MPLCONFIGDIR": str(scratch / "matplotlib")}
     command = [sys.executable, "-m", "utils.grading", "grade", str(submissions), "--source", str(NOTEBOOKS),
-               "--notebooks", notebook, "--out", str(out), "--jobs", str(jobs)]
+               "--notebooks", notebook, "--out", str(out), "--jobs", str(jobs), "--sandbox", SANDBOX]
     started = time.monotonic()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=GRADE_TIMEOUT_S)
     seconds = time.monotonic() - started
-    print(f"{notebook}: graded in {seconds:.1f} s wall")
+    print(f"{notebook}: graded in {seconds:.1f} s wall with --sandbox {SANDBOX}")
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
     with open(out / "grades.csv", newline="", encoding="utf-8") as file:
