@@ -47,3 +47,18 @@ def test_wrong_points_in_a_chinese_heading_are_caught():
     headings[0].source = "### 练习 1（99 分）"
     with pytest.raises(SourceError, match="Exercise 1: heading says 99 points"):
         validate_source(chinese, "zh")
+
+
+def test_the_chinese_student_edition_stubs_speak_chinese():
+    from utils.grading.release import stub_solution
+
+    source = "def f(x):\n    ### BEGIN SOLUTION\n    return x\n    ### END SOLUTION"
+    english, chinese = stub_solution(source, "code", 2, "en"), stub_solution(source, "code", 2, "zh")
+    assert 'raise NotImplementedError("Exercise 2: replace this line with your solution")' in english
+    assert 'raise NotImplementedError("练习 2：把这一行换成你的解答")' in chinese and "# 在这里写你的代码" in chinese
+    assert stub_solution("### BEGIN SOLUTION\nan answer\n### END SOLUTION", "markdown", 2, "zh") == "在这里写你的回答"
+    edition = Path(__file__).resolve().parents[1] / "student"
+    for name in ("01_autoregression.ipynb", "10_generation_cost_kv_cache.ipynb"):
+        zh_text, en_text = (edition / "zh" / name).read_text(encoding="utf-8"), (edition / name).read_text(encoding="utf-8")
+        assert "把这一行换成你的解答" in zh_text and "replace this line" not in zh_text, name
+        assert "replace this line with your solution" in en_text, name

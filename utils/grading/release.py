@@ -17,8 +17,24 @@ from utils.grading.notebook import (
     validate_source,
 )
 
-CODE_STUB = ["# YOUR CODE HERE", 'raise NotImplementedError("{label}: replace this line with your solution")']
-MARKDOWN_STUB = ["YOUR ANSWER HERE"]
+from utils.i18n.text import _folder_language, in_language, tr
+
+
+def _code_stub(number: int | None) -> list[str]:
+    """The lines of a code solution's stub, in the current language (a comment, then a raise that names the exercise)."""
+    label = tr("Exercise {number}", number=number) if number is not None else tr("Exercise")
+    message = tr("{label}: replace this line with your solution", label=label)
+    return ["# " + tr("YOUR CODE HERE"), f'raise NotImplementedError("{message}")']
+
+
+def _markdown_stub() -> list[str]:
+    """The lines of a written answer's stub, in the current language."""
+    return [tr("YOUR ANSWER HERE")]
+
+
+def edition_language(name: str | Path) -> str:
+    """The language of a source notebook by its folder (notebooks/zh/... is 'zh'), else 'en'."""
+    return _folder_language(Path(name).parent) or "en"
 
 
 def _replace_blocks(source: str, blocks: list[tuple[int, int]], stub: list[str] | None) -> str:
@@ -30,10 +46,11 @@ def _replace_blocks(source: str, blocks: list[tuple[int, int]], stub: list[str] 
     return "\n".join(lines)
 
 
-def stub_solution(source: str, cell_type: str = "code", label: str = "Exercise") -> str:
-    """The student version of a solution cell's source."""
-    stub = CODE_STUB if cell_type == "code" else MARKDOWN_STUB
-    return _replace_blocks(source, solution_blocks(source), [line.format(label=label) for line in stub])
+def stub_solution(source: str, cell_type: str = "code", number: int | None = None, lang: str = "en") -> str:
+    """The student version of a solution cell's source (its stub in `lang`)."""
+    with in_language(lang):
+        stub = _code_stub(number) if cell_type == "code" else _markdown_stub()
+    return _replace_blocks(source, solution_blocks(source), stub)
 
 
 def strip_hidden_tests(source: str) -> str:
@@ -42,19 +59,17 @@ def strip_hidden_tests(source: str) -> str:
 
 
 def release_notebook(nb: Any, name: str = "notebook") -> nbformat.NotebookNode:
-    """A validated student copy of a source notebook (the source is left unchanged)."""
+    """A validated student copy of a source notebook (the source is left unchanged); stubs in the folder's language."""
     exercise_list = validate_source(nb, name)
-    labels = {}
-    for exercise in exercise_list:
-        label = f"Exercise {exercise.number}" if exercise.number is not None else "Exercise"
-        labels.update({solution_id: label for solution_id in exercise.solution_ids})
+    lang = edition_language(name)
+    numbers = {solution_id: exercise.number for exercise in exercise_list for solution_id in exercise.solution_ids}
     student = copy.deepcopy(nb)
     for cell in student.cells:
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
         if is_solution(cell):
-            cell.source = stub_solution(cell.source, cell.cell_type, labels.get(cell.metadata.nbgrader["grade_id"], "Exercise"))
+            cell.source = stub_solution(cell.source, cell.cell_type, numbers.get(cell.metadata.nbgrader["grade_id"]), lang)
         elif is_test(cell):
             cell.source = strip_hidden_tests(cell.source)
     return student
