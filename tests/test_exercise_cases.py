@@ -110,7 +110,11 @@ def test_arguments_are_positional_and_cloned_and_the_reference_answers_first() -
         return renamed
 
     shared = torch.ones(3)
-    assert compare_on_cases(student, reference, [case(values=shared), case(values=shared)], "double") == 2
+    with pytest.raises(CaseFailed, match=r"it changed its argument `values` in place"):  # a defect, unless allowed:
+        compare_on_cases(student, reference, [case(values=shared), case(values=shared)], "double")
+    calls.clear()
+    assert compare_on_cases(student, reference, [case(values=shared), case(values=shared)], "double",
+                            may_change=["values"]) == 2
     assert calls == ["reference", "reference", "student", "student"]
     assert torch.equal(shared, torch.ones(3)), "the case's own tensor is never handed out"
 
@@ -179,3 +183,19 @@ def test_a_tensor_subclass_or_a_list_subclass_is_not_an_answer() -> None:
         pass
 
     assert "received a Fake" in first_difference([1, 2], Fake([1, 2]))
+
+
+def test_an_answer_that_changes_its_inputs_in_place_fails_unless_allowed():
+    from utils.exercise_cases import CaseFailed, case, compare_on_cases
+
+    cases = [case(f"x of {n}", size=n, x=torch.arange(float(n)), scale=torch.tensor(2.0)) for n in (1, 3, 5)]
+    double = lambda x, scale: x * scale  # noqa: E731
+    assert compare_on_cases(double, double, cases, "double") == 3
+    with pytest.raises(CaseFailed, match=r"double\(x of 3\): it changed its argument `x` in place"):
+        compare_on_cases(lambda x, scale: x.mul_(scale), double, cases, "double")
+    with pytest.raises(CaseFailed, match=r"changed its argument `scale` in place"):
+        compare_on_cases(lambda x, scale: x * scale.add_(1.0) - x, double, cases, "double")  # right values, scale changed
+    assert compare_on_cases(lambda x, scale: x.mul_(scale), double, cases, "double", may_change=["x"]) == 3
+    # an input holding NaN that the answer leaves alone is not "changed" (NaN is not equal to itself)
+    with_nan = [case("nan", size=1, x=torch.tensor([float("nan"), 1.0]))]
+    assert compare_on_cases(torch.nan_to_num, torch.nan_to_num, with_nan, "nan_to_num") == 1

@@ -277,10 +277,26 @@ def _foreign_tensor(output: Any) -> str | None:
     return None
 
 
+def _same(before: Any, after: Any) -> bool:
+    """Whether the tensors in `after` (alone or in lists and tuples) still equal their copies in `before`, NaN included."""
+    if isinstance(before, torch.Tensor):
+        return (isinstance(after, torch.Tensor) and before.shape == after.shape and before.dtype == after.dtype
+                and bool(torch.equal(before, after) or torch.allclose(before, after, rtol=0.0, atol=0.0, equal_nan=True)))
+    if isinstance(before, (list, tuple)):
+        return isinstance(after, (list, tuple)) and len(before) == len(after) and all(map(_same, before, after))
+    return True  # not a tensor: nothing copied to compare with
+
+
+def _changed_argument(names: Sequence[str], before: Sequence[Any], after: Sequence[Any]) -> str | None:
+    """The name of the first argument whose tensors differ from their copy taken before the call, None when none does."""
+    return next((name for name, old, new in zip(names, before, after) if not _same(old, new)), None)
+
+
 def check_on_cases(function: Callable[..., Any], cases: Iterable[Case], name: str,
-                   judge: Callable[[Case, Any], str | None]) -> int:
-    """Call `function` on every case, smallest first; CaseFailed at the first case `judge` finds fault with (its reason)
-    or on which `function` raises. Returns the number of cases run.
+                   judge: Callable[[Case, Any], str | None], may_change: Sequence[str] = ()) -> int:
+    """Call `function` on every case, smallest first; CaseFailed at the first case `judge` finds fault with (its reason),
+    on which `function` raises, or whose tensor arguments it changed in place (except those named in `may_change`).
+    Returns the number of cases run.
 
     The message names the case by its label, not the kinds of cases: in a hidden-test block the grader cuts from the
     feedback any text of the block that the student cannot see, so say what the cases vary in the part's name
@@ -290,14 +306,21 @@ def check_on_cases(function: Callable[..., Any], cases: Iterable[Case], name: st
     if not ordered:
         raise ValueError("check_on_cases needs at least one case")
     for count, current in enumerate(ordered, start=1):
+        arguments = _clone(list(current.kwargs.values()))
+        untouched = _clone(arguments)  # to tell whether the call changed its arguments in place
         try:
-            output = function(*_clone(list(current.kwargs.values())))
+            output = function(*arguments)
         except Exception as error:  # noqa: BLE001 - any failure of the student's code is reported, with the case
             raise CaseFailed(tr("{name}({case}) raised {error}: {detail} (the smallest failing case of {total})",
                                 name=name, case=current.label, error=type(error).__name__, detail=error,
                                 total=len(ordered))) from error
+        checked = [key for key in current.kwargs if key not in may_change]
+        changed = _changed_argument(checked, [untouched[i] for i, key in enumerate(current.kwargs) if key in checked],
+                                    [arguments[i] for i, key in enumerate(current.kwargs) if key in checked])
         try:
-            reason = _foreign_tensor(output) or judge(current, output)
+            reason = (tr("it changed its argument `{argument}` in place: leave the inputs as they were and return a new "
+                         "tensor", argument=changed) if changed is not None else None) \
+                or _foreign_tensor(output) or judge(current, output)
         except Exception as error:  # noqa: BLE001 - an answer the judge cannot even read is a failed case
             reason = tr("the result cannot be checked ({error}: {detail})", error=type(error).__name__, detail=error)
         if reason is not None:
@@ -309,7 +332,7 @@ def check_on_cases(function: Callable[..., Any], cases: Iterable[Case], name: st
 
 def compare_on_cases(student: Callable[..., Any], reference: Callable[..., Any] | None, cases: Iterable[Case],
                      name: str, atol: float = 1e-5, rtol: float = 1e-5,
-                     show: Callable[[Any], str] | None = None) -> int:
+                     show: Callable[[Any], str] | None = None, may_change: Sequence[str] = ()) -> int:
     """The student's function must give what the reference gives on every case (within atol/rtol for numbers):
     the reference answers every case first (None: each case's context["expected"]), then `check_on_cases` runs
     the student's. Returns the cases run."""
@@ -320,7 +343,8 @@ def compare_on_cases(student: Callable[..., Any], reference: Callable[..., Any] 
                 for current in ordered]  # every answer before the student's code runs once
     answers = {id(current): want for current, want in zip(ordered, expected)}
     return check_on_cases(student, ordered, name,
-                          lambda current, output: first_difference(answers[id(current)], output, atol, rtol, show))
+                          lambda current, output: first_difference(answers[id(current)], output, atol, rtol, show),
+                          may_change)
 
 
 __all__ = [

@@ -1,5 +1,6 @@
 """Wrong answers, delegations and other right answers for notebook 06's exercises."""
 
+from tests.wrong_answers.red_team_1 import adopt
 from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 NOTEBOOK = "06_positional_encodings.ipynb"
@@ -130,3 +131,7 @@ RIGHT = {
                                             "    return -slopes[:, None, None] * offsets.abs().float()  # |i - j|: the future is masked anyway"),
     ],
 }
+
+# The first exercise red team's answers (tests/wrong_answers/red_team_1): wrong ones in the slow tier, bypasses by default.
+adopt("06", WRONG, DELEGATIONS, RIGHT, bypasses={"ex1_w3", "ex1_w8", "ex1_w9", "ex2_w4", "ex2_w7", "ex2_w8"},
+      wrong_right=set())

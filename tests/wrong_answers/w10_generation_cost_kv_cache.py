@@ -1,5 +1,6 @@
 """Wrong answers, delegations and other right answers for notebook 10's exercises."""
 
+from tests.wrong_answers.red_team_1 import adopt
 from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 NOTEBOOK = "10_generation_cost_kv_cache.ipynb"
@@ -141,3 +142,8 @@ RIGHT = {
                                               "    return tokens"),
     ],
 }
+
+# The first exercise red team's answers (tests/wrong_answers/red_team_1): wrong ones in the slow tier, bypasses by default.
+# ex4 ok2 feeds the prompt one token at a time (no prefill): right tokens, not 3 times faster, so 2 of 3 points.
+adopt("10", WRONG, DELEGATIONS, RIGHT, bypasses={"ex1_w4", "ex2_w4", "ex2_w5", "ex2_w7", "ex2_w8", "ex4_w4"},
+      wrong_right={"ex4_ok2"})
