@@ -8,7 +8,6 @@ NOTEBOOK = "05_attention.ipynb"
 VARIANCE, VARIANCE_SHOW, SCALE_SHOW = "868e99b1", "4650175e", "scale_training"
 TRAIN, HEADS_SHOW, GRAM, TIED_SHOW = "376a9aa4", "06e796ed", "8b07a118", "tied_qk_training"
 CAN_WIDGET, CAN_WIDGET_CHECK, CAN_SHOW = "10e895a0", "90ec215c", "can_states"
-WORD_WIDGET, WORD_WIDGET_SHOW = "word_widget", "word_widget_reads"
 
 SELF_ONLY_ATTENTION = Patch(before=CAN_SHOW, code="""
 import torch
@@ -21,7 +20,6 @@ def _self_only(T, device=None, offset=0):
 
 _alm.causal_mask = _self_only
 """)
-WORD_WIDGET_SKIP = [VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]
 
 MUTANTS = [
     # ---- why divide by sqrt(d_k) (section 5)
@@ -51,6 +49,11 @@ with torch.no_grad():
         _w.copy_(_w[:_dh].repeat(model.config.n_head, 1))  # rows = output features, head by head
 """)],
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW]),
+    Mutant(name="heads_control_reads_text", removes="the control: the 'shuffled' model trains on the text in its order",
+           target=HEADS_SHOW, message=r"the control has nothing to read",
+           edits=[Edit(cell=HEADS_SHOW, old="shuffled_tokens = train_tokens[torch.randperm(len(train_tokens), generator=torch.Generator().manual_seed(SEED))]",
+                       new="shuffled_tokens = train_tokens")],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW]),
     # ---- why W_Q and W_K are separate (section 9)
     Mutant(name="tied_model_untied", removes="the tie: the 'tied' model gets its own W_K",
            target=TIED_SHOW, message=r"with W_K = W_Q the Gram matrix",
@@ -62,30 +65,21 @@ with torch.no_grad():
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, TRAIN, HEADS_SHOW]),
     # ---- contextual vectors of "can" (section 10)
     Mutant(name="attention_reads_only_itself", removes="the context: each position attends to itself only",
-           target=CAN_SHOW, message=r"the 'can's of one sense should be far more alike",
+           target=CAN_SHOW, message=r"the noun 'can's should be far more alike",
            patches=[SELF_ONLY_ATTENTION],
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
+    Mutant(name="can_control_not_shuffled", removes="the control: the 'shuffled' word model trains on the words in their order",
+           target=CAN_SHOW, message=r"unlike in the model trained on shuffled words",
+           edits=[Edit(cell=CAN_SHOW, old="shuffled_words = word_ids[torch.randperm(len(word_ids), generator=torch.Generator().manual_seed(SEED))]",
+                       new="shuffled_words = word_ids")],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
     Mutant(name="word_model_untrained", removes="training: the word model keeps its initial weights",
-           target=CAN_SHOW, message=r"the 'can's of one sense should be far more alike",
+           target=CAN_SHOW, message=r"the noun 'can's should be far more alike",
            edits=[Edit(cell=CAN_SHOW, old="train(word_model, word_batches,", new="(word_model, word_batches,")],
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
     Mutant(name="word_order_shuffled", removes="the senses: the training words are shuffled, so no word before 'can' predicts what follows",
-           target=CAN_SHOW, message=r"the 'can's of one sense should be far more alike",
-           edits=[Edit(cell=CAN_SHOW, old="batch_sampler(torch.tensor(word_tokenizer.encode(can_text)),",
-                       new="batch_sampler(torch.tensor(word_tokenizer.encode(can_text))[torch.randperm(len(word_tokenizer.encode(can_text)))],")],
+           target=CAN_SHOW, message=r"the noun 'can's should be far more alike",
+           edits=[Edit(cell=CAN_SHOW, old="batch_sampler(word_ids, 32, 24,",
+                       new="batch_sampler(word_ids[torch.randperm(len(word_ids))], 32, 24,")],
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
-    # ---- what the noun "can"s read, measured through the word model's head view (section 10)
-    Mutant(name="word_widget_model_untrained", removes="training: the word model shown in the head view gets the untrained model's weights",
-           target=WORD_WIDGET_SHOW, message=r"one head should put most of both noun 'can's' weight",
-           patches=[Patch(before=WORD_WIDGET, code="word_model.load_state_dict(word_untrained.state_dict())")],
-           skip=WORD_WIDGET_SKIP),
-    Mutant(name="word_widget_reads_only_itself", removes="the context: in the head view each word attends to itself only",
-           target=WORD_WIDGET_SHOW, message=r"one head should put most of both noun 'can's' weight",
-           patches=[Patch(before=WORD_WIDGET, code=SELF_ONLY_ATTENTION.code)],
-           skip=WORD_WIDGET_SKIP),
-    Mutant(name="word_widget_variants_swapped", removes="the measurement: the head view's 'trained' weights are the untrained model's",
-           target=WORD_WIDGET_SHOW, message=r"one head should put most of both noun 'can's' weight",
-           edits=[Edit(cell=WORD_WIDGET, old="attention_widget(word_model, word_tokenizer, CAN_WORDS, untrained=word_untrained)",
-                       new="attention_widget(word_untrained, word_tokenizer, CAN_WORDS, untrained=word_model)")],
-           skip=WORD_WIDGET_SKIP),
 ]

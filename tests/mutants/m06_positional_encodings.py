@@ -36,6 +36,24 @@ MUTANTS = [
            target=EXTRAPOLATION_SHOW, message=r"learned more than letter frequencies",
            edits=[Edit(cell=PARAMETERS, old="EXTRAPOLATION_STEPS = pick(full=300, fast=150)", new="EXTRAPOLATION_STEPS = 1")],
            skip=BEFORE_EXTRAPOLATION),
+    Mutant(name="sinusoidal_model_without_positions", removes="the encoding: the 'sinusoidal' extrapolation models get no positions",
+           target=EXTRAPOLATION_SHOW, message=r"the sinusoidal model's loss should rise more",
+           edits=[Edit(cell=EXTRAPOLATE, old="positional=kind,", new='positional="none" if kind == "sinusoidal" else kind,')],
+           skip=BEFORE_EXTRAPOLATION),
+    Mutant(name="rotary_model_without_positions", removes="the encoding: the 'rotary' extrapolation models get no positions",
+           target=EXTRAPOLATION_SHOW, message=r"the rotary model's loss should rise more",
+           edits=[Edit(cell=EXTRAPOLATE, old="positional=kind,", new='positional="none" if kind == "rotary" else kind,')],
+           skip=BEFORE_EXTRAPOLATION),
+    Mutant(name="explorer_does_not_rotate", removes="the rotation: the explorer's q and k keep angle 0 at every position",
+           target=EXPLORER_SHOW, message=r"the score should change with the offset",
+           patches=[Patch(before=EXPLORER_SHOW, code=(
+               "import functools\n"
+               "import torch\n"
+               "import utils.widgets.positional as _explorer\n"
+               "def _no_turn(length, d, base):\n"
+               "    return torch.ones(length, d // 2), torch.zeros(length, d // 2)  # cos 1, sin 0: no rotation\n"
+               "_explorer.rotary_offset_scores = functools.partial(_explorer.rotary_offset_scores, cos_sin=_no_turn)\n"))],
+           skip=[*BEFORE_EXTRAPOLATION, EXTRAPOLATION_SHOW]),
     Mutant(name="explorer_turns_by_squared_position",
            removes="the linear angle: the explorer turns position p by p**2 times each frequency, so the turn between "
                    "a query and a key depends on where they are, not only on their offset",
