@@ -60,6 +60,7 @@ class AutoregressionExplorer:
         self.text_box = widgets.Text(value=text, description=tr("text"), continuous_update=False,
                                      layout=widgets.Layout(width="90%"))
         self.status = widgets.HTML()
+        self.status.add_class("lm-kernel-figure")  # the site view writes its own summary
         self.canvas = FigureWidget(figsize=(10, 3.6), dpi=72)
         self.canvas.image.add_class("lm-figure")
         self.ax = self.canvas.subplots()

@@ -13,7 +13,8 @@ import traitlets
 from utils.i18n.text import mark
 from utils.widgets.view_text import view_module, view_text
 
-MESSAGES = (mark("{model}: surprisal of each token given the ones before"), mark("surprisal (bits)"))
+MESSAGES = (mark("{model}: surprisal of each token given the ones before"), mark("surprisal (bits)"),
+            mark("{count} predictions · total {total:.1f} bits · {mean:.2f} bits/token · perplexity {perplexity:.1f}"))
 
 
 def surprisal_payload(symbols: list[str], scores: dict[str, list[float]], ymax: float) -> dict:

@@ -12,10 +12,20 @@ function node(tag, attrs, text) {
   return el;
 }
 
+const SUMMARY = "{count} predictions · total {total:.1f} bits · {mean:.2f} bits/token · perplexity {perplexity:.1f}";
+
+function sayNumbers(model, english, fields) {
+  // lmSay for messages with str.format fields such as {total:.1f} (fixed decimals), as utils.widgets.autoregression.summary.
+  const table = model.get("view_text") || {};
+  const text = Object.prototype.hasOwnProperty.call(table, english) ? table[english] : english;
+  return text.replace(/\{(\w+)(?::\.(\d)f)?\}/g, (whole, name, digits) =>
+    (name in fields ? (digits === undefined ? String(fields[name]) : fields[name].toFixed(Number(digits))) : whole));
+}
+
 function draw(model, el) {
   const p = model.get("payload") || {}, name = (p.models || [])[model.get("index")] || "";
   const bits = (p.scores || {})[name] || [], symbols = p.symbols || [], ymax = p.ymax || 8;
-  const svg = node("svg", {viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "lm-surprisal-svg", "data-model": name});
+  const svg = node("svg", {viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "lm-surprisal-svg lm-figure", "data-model": name});
   svg.appendChild(node("text", {x: W / 2, y: 16, "text-anchor": "middle", "font-size": 14},
                        lmSay(model, "{model}: surprisal of each token given the ones before", {model: name})));
   svg.appendChild(node("text", {x: 12, y: H / 2, "font-size": 12, transform: `rotate(-90 12 ${H / 2})`, "text-anchor": "middle"},
@@ -29,7 +39,11 @@ function draw(model, el) {
     svg.appendChild(bar);
     svg.appendChild(node("text", {x: x + slot / 2, y: H - 10, "text-anchor": "middle", "font-size": 11}, symbols[i]));
   });
-  el.replaceChildren(svg);
+  const mean = bits.reduce((a, b) => a + b, 0) / Math.max(1, bits.length);
+  const summary = document.createElement("div");
+  summary.className = "lm-surprisal-summary";
+  summary.textContent = sayNumbers(model, SUMMARY, {count: bits.length, total: mean * bits.length, mean, perplexity: 2 ** mean});
+  el.replaceChildren(svg, summary);
 }
 
 function render({ model, el }) {
