@@ -56,7 +56,9 @@ def test_kernel_drawn_widgets_mark_every_control():
 
     tokenizer = CharTokenizer.from_text("abc ")
     explorer = AutoregressionExplorer({"uniform": UniformLM(BaselineConfig(tokenizer.vocab_size))}, tokenizer, "ab c")
-    assert all(NEEDS_KERNEL in c._dom_classes for c in (explorer.model_picker, explorer.text_box))
+    assert NEEDS_KERNEL in explorer.text_box._dom_classes, "a new text is scored by the kernel"
+    assert NEEDS_KERNEL not in explorer.model_picker._dom_classes, "the picker drives the precomputed site view"
+    assert explorer.site_view in explorer.widget.children
     counts = NGramCounts.from_sequences([torch.tensor(tokenizer.encode("abc abc ab"))], tokenizer.vocab_size, 2)
     ngram = NGramExplorer(counts, tokenizer, "a")
     controls = (ngram.n_slider, ngram.smoothing_picker, ngram.strength_slider, ngram.prefix_box, ngram.resample_button)

@@ -518,3 +518,53 @@ def test_search_and_lesson_list_lead_to_the_pages(site, browser):
         page.wait_for_function("() => document.querySelector('.lm-search-results').dataset.hits === '0'")
     finally:
         page.close()
+
+
+AUTOREGRESSION_PAGE = "01_autoregression.ipynb"
+
+
+@pytest.fixture(scope="module")
+def autoregression_site(tmp_path_factory):
+    """The real page of notebook 01 alone, built in fast mode (skips when the notebook is not in the repository)."""
+    if not (NOTEBOOKS_DIR / AUTOREGRESSION_PAGE).is_file():
+        pytest.skip(f"notebooks/{AUTOREGRESSION_PAGE} is not in the repository")
+    source, out = tmp_path_factory.mktemp("site01-src"), tmp_path_factory.mktemp("site01")
+    notebook = Path(shutil.copy2(NOTEBOOKS_DIR / AUTOREGRESSION_PAGE, source / AUTOREGRESSION_PAGE))
+    build_site(out, [notebook], fast=True, timeout_s=300, log=lambda message: None)
+    return out, Path(AUTOREGRESSION_PAGE).with_suffix(".html").name
+
+
+@pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
+def test_real_autoregression_page_switches_models_from_the_precomputed_bits(autoregression_site, browser, screenshot_dir):
+    out, name = autoregression_site
+    payload = saved_widget_state(out / name, "utils.widgets.surprisal_view.SurprisalView")["payload"]
+    assert len(payload["models"]) >= 2, "the page must offer at least two models to switch between"
+    with site_page(browser, out, name, "lm-autoregression-widget") as page:
+        root = page.locator(".lm-autoregression-widget").first
+        picker = root.locator("select").first
+        assert picker.is_enabled() and picker.get_attribute("data-lm-static") is None, "the model picker is live"
+        text_box = root.locator(".lm-needs-kernel input").first
+        assert text_box.is_disabled() and root.locator(".lm-kernel-note").count() >= 1, "a new text needs the kernel, noted"
+        dead = page.evaluate("""() => Array.from(document.querySelectorAll('[data-lm-static="off"]'))
+            .filter(el => !(el.parentElement && el.parentElement.querySelector('.lm-kernel-note'))).length""")
+        assert dead == 0, "every disabled control has the note beside it"
+        assert not root.locator("img.lm-kernel-figure, .lm-kernel-figure").first.is_visible(), "the kernel figure is hidden"
+
+        def bars() -> tuple[str, list[float]]:
+            svg = root.locator("svg.lm-surprisal-svg")
+            return svg.get_attribute("data-model"), [float(b) for b in svg.locator("rect.lm-surprisal-bar").evaluate_all(
+                "rects => rects.map(r => r.getAttribute('data-bits'))")]
+
+        seen = []
+        for index, model in enumerate(payload["models"]):
+            picker.select_option(index=index)
+            page.wait_for_function(f"() => document.querySelector('svg.lm-surprisal-svg').dataset.model === {json.dumps(model)}",
+                                   timeout=10_000)
+            shown_model, heights = bars()
+            assert shown_model == model
+            assert heights == pytest.approx(payload["scores"][model], abs=1e-4), f"{model}: the bars are not its saved bits"
+            mean = sum(payload["scores"][model]) / len(heights)
+            assert f"bits/token · perplexity {2 ** mean:.1f}" in root.locator(".lm-surprisal-summary").inner_text()
+            seen.append(heights)
+        assert any(h != seen[0] for h in seen[1:]), "switching the model changes the bars"
+        screenshot_widget(page, "lm-autoregression-widget", screenshot_dir / "site_01_autoregression.png")

@@ -15,6 +15,7 @@ from utils.tokenizers import Tokenizer
 from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
 from utils.widgets.kernel_only import needs_kernel
+from utils.widgets.surprisal_view import SurprisalView, surprisal_payload
 
 VISIBLE = {" ": "␣", "\n": "⏎", "\t": "⇥"}
 
@@ -59,6 +60,7 @@ class AutoregressionExplorer:
         self.text_box = widgets.Text(value=text, description=tr("text"), continuous_update=False,
                                      layout=widgets.Layout(width="90%"))
         self.status = widgets.HTML()
+        self.status.add_class("lm-kernel-figure")  # the site view writes its own summary
         self.canvas = FigureWidget(figsize=(10, 3.6), dpi=72)
         self.canvas.image.add_class("lm-figure")
         self.ax = self.canvas.subplots()
@@ -68,9 +70,12 @@ class AutoregressionExplorer:
         self.ax.set_xticks(range(max_tokens))
         self.ax.set_title(" ")  # its text changes with the model (drawn over the saved background)
         self.blitter = Blitter(self.canvas)
-        self.widget = widgets.VBox([self.model_picker, self.text_box, self.canvas.image, self.status])
+        self.canvas.image.add_class("lm-kernel-figure")  # the static site hides it and shows site_view instead
+        self.site_view = SurprisalView()  # every model's bits, drawn in the browser
+        widgets.jslink((self.model_picker, "index"), (self.site_view, "index"))  # works without a kernel
+        self.widget = widgets.VBox([self.model_picker, self.text_box, self.canvas.image, self.site_view, self.status])
         self.widget.add_class("lm-autoregression-widget")
-        needs_kernel(self.model_picker, self.text_box)  # the kernel redraws the figure: the static site disables them
+        needs_kernel(self.text_box)  # a new text needs the kernel; the model picker works on the site (site_view)
         self.model_picker.observe(lambda _: self.update(), names="value")
         self.text_box.observe(lambda _: self.update(), names="value")
         self.update()
@@ -86,6 +91,8 @@ class AutoregressionExplorer:
         self.ax.set_xticklabels([readable(s) for s in symbols] + [""] * (self.max_tokens - len(symbols)))
         highest = max(float(bits.max()) for bits in scores.values())
         self.ax.set_ylim(0, max(8.0, highest * 1.1))
+        self.site_view.payload = surprisal_payload([readable(s) for s in symbols],
+                                                   {name: bits.tolist() for name, bits in scores.items()}, max(8.0, highest * 1.1))
         self.blitter.invalidate()
 
     def update(self) -> None:
