@@ -99,8 +99,10 @@ def probe(tmp_path_factory) -> dict:
 
 
 def test_the_setup_installs_the_font_package():
-    """requirements.txt names the package utils/fonts.py loads, and it is installed here (never a skip)."""
-    requirements = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    """The set-up (requirements.txt, through requirements-course.txt) names the package utils/fonts.py loads, and it
+    is installed here (never a skip)."""
+    assert "-r requirements-course.txt" in (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    requirements = (ROOT / "requirements-course.txt").read_text(encoding="utf-8")
     assert CJK_PACKAGE.replace("_", "-") in requirements
     path = packaged_cjk_font()
     assert path is not None, f"{CJK_PACKAGE} is not installed: pip install -r requirements.txt"

@@ -30,9 +30,12 @@ def _canonical(name: str) -> str:
 
 
 def requirement_lines(path: Path) -> list[str]:
-    """The requirement lines of a requirements file: comments, blank lines and pip options left out."""
+    """The requirement lines of a requirements file and of the files it includes (`-r`): comments, blank lines and
+    other pip options left out."""
     lines = [line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines()]
-    return [line for line in lines if line and not line.startswith("-")]
+    included = [line.split(None, 1)[1] for line in lines if line.startswith("-r ")]
+    own = [line for line in lines if line and not line.startswith("-")]
+    return own + [line for name in included for line in requirement_lines(path.parent / name)]
 
 
 def named(path: Path) -> set[str]:
