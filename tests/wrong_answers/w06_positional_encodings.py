@@ -135,3 +135,5 @@ RIGHT = {
 # The first exercise red team's answers (tests/wrong_answers/red_team_1): wrong ones in the slow tier, bypasses by default.
 adopt("06", WRONG, DELEGATIONS, RIGHT, bypasses={"ex1_w3", "ex1_w8", "ex1_w9", "ex2_w4", "ex2_w7", "ex2_w8"},
       wrong_right=set())
+# The second exercise red team's (it had not seen the first's): tests/wrong_answers/red_team_2.
+adopt("06", WRONG, DELEGATIONS, RIGHT, bypasses={"ex1_w4", "ex2_w4"}, wrong_right=set(), team=2)

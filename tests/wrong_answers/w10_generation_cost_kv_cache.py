@@ -147,3 +147,5 @@ RIGHT = {
 # ex4 ok2 feeds the prompt one token at a time (no prefill): right tokens, not 3 times faster, so 2 of 3 points.
 adopt("10", WRONG, DELEGATIONS, RIGHT, bypasses={"ex1_w4", "ex2_w4", "ex2_w5", "ex2_w7", "ex2_w8", "ex4_w4"},
       wrong_right={"ex4_ok2"})
+# The second exercise red team's (it had not seen the first's): tests/wrong_answers/red_team_2.
+adopt("10", WRONG, DELEGATIONS, RIGHT, bypasses={"ex1_w4", "ex2_w4"}, wrong_right=set(), team=2)
