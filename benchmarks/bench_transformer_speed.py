@@ -123,7 +123,8 @@ def parse_model_options(options: list[str]) -> dict:
 def run_ours(corpus: str, args: argparse.Namespace) -> dict:
     """Train the course recipe's model on `corpus` and measure its held-out loss; every phase timed."""
     start, cpu_start = time.perf_counter(), time.process_time()
-    recipe = transformer_recipe(corpus, fast=False, lean=args.lean)
+    device = get_device(args.device)
+    recipe = transformer_recipe(corpus, fast=False, lean=args.lean, device=device.type)  # CUDA: the GPU recipe
     overrides = {k: v for k, v in (("steps", args.steps), ("lr", args.lr), ("warmup_steps", args.warmup),
                                    ("min_lr_ratio", args.min_lr_ratio),
                                    ("betas", None if args.beta2 is None else (0.9, args.beta2))) if v is not None}
@@ -134,7 +135,6 @@ def run_ours(corpus: str, args: argparse.Namespace) -> dict:
     train_config = recipe.train_config(progress=False, fused_optimizer=args.fused, cpu_bf16=args.bf16, **overrides)
     set_seed(args.seed)
     generator = torch.Generator().manual_seed(args.seed)
-    device = get_device(args.device)
     if corpus == "shakespeare":
         train_ids, val_ids, vocab_size = shakespeare_90_10()
         model_config = recipe.model_config(vocab_size, **model_overrides)
