@@ -61,6 +61,8 @@ def test_kernel_drawn_widgets_mark_every_control():
     assert explorer.site_view in explorer.widget.children
     counts = NGramCounts.from_sequences([torch.tensor(tokenizer.encode("abc abc ab"))], tokenizer.vocab_size, 2)
     ngram = NGramExplorer(counts, tokenizer, "a")
-    controls = (ngram.n_slider, ngram.smoothing_picker, ngram.strength_slider, ngram.prefix_box, ngram.resample_button)
+    controls = (ngram.smoothing_picker, ngram.strength_slider, ngram.prefix_box, ngram.resample_button)
     assert all(NEEDS_KERNEL in c._dom_classes for c in controls)
+    assert NEEDS_KERNEL not in ngram.n_slider._dom_classes, "n drives the precomputed site view"
+    assert ngram.site_view in ngram.widget.children
     assert NEEDS_KERNEL not in explorer.canvas.image._dom_classes, "the figure itself stays as it is"

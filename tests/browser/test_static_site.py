@@ -295,7 +295,7 @@ def site_page(browser, out: Path, name: str, widget_class: str):
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto((out / name).as_uri(), wait_until="load")
         _wait_for_widgets(page)
-        page.wait_for_selector(f".{widget_class} .lm-figure", timeout=30_000)
+        page.wait_for_selector(f".{widget_class} .lm-figure:visible", timeout=30_000)  # the site view, where it replaces the kernel figure
         page.locator(f".{widget_class}").first.scroll_into_view_if_needed()
         yield page
     assert outside == [], f"{name} asked for files outside the site folder or the network: {outside}"
@@ -568,3 +568,52 @@ def test_real_autoregression_page_switches_models_from_the_precomputed_bits(auto
             seen.append(heights)
         assert any(h != seen[0] for h in seen[1:]), "switching the model changes the bars"
         screenshot_widget(page, "lm-autoregression-widget", screenshot_dir / "site_01_autoregression.png")
+
+
+NGRAM_PAGE = "02_ngram_models.ipynb"
+
+
+@pytest.fixture(scope="module")
+def ngram_site(tmp_path_factory):
+    """The real page of notebook 02 alone, built in fast mode (skips when the notebook is not in the repository)."""
+    if not (NOTEBOOKS_DIR / NGRAM_PAGE).is_file():
+        pytest.skip(f"notebooks/{NGRAM_PAGE} is not in the repository")
+    source, out = tmp_path_factory.mktemp("site02-src"), tmp_path_factory.mktemp("site02")
+    notebook = Path(shutil.copy2(NOTEBOOKS_DIR / NGRAM_PAGE, source / NGRAM_PAGE))
+    build_site(out, [notebook], fast=True, timeout_s=300, log=lambda message: None)
+    return out, Path(NGRAM_PAGE).with_suffix(".html").name
+
+
+@pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
+def test_real_ngram_page_moves_n_over_the_precomputed_orders(ngram_site, browser, screenshot_dir):
+    out, name = ngram_site
+    state = saved_widget_state(out / name, "utils.widgets.next_symbol_view.NextSymbolView")
+    payload, start = state["payload"], state["n"]
+    assert len(payload["orders"]) >= 2, "the page must hold at least two orders to move between"
+    with site_page(browser, out, name, "lm-ngram-widget") as page:
+        root = page.locator(".lm-ngram-widget").first
+        prefix_box = root.locator(".lm-needs-kernel input").first
+        assert prefix_box.is_disabled() and root.locator(".lm-kernel-note").count() >= 1, "a new prefix needs the kernel, noted"
+        dead = page.evaluate("""() => Array.from(document.querySelectorAll('[data-lm-static="off"]'))
+            .filter(el => !(el.parentElement && el.parentElement.querySelector('.lm-kernel-note'))).length""")
+        assert dead == 0, "every disabled control has the note beside it"
+        assert not root.locator(".lm-kernel-figure").first.is_visible(), "the kernel figure is hidden"
+
+        def bars() -> tuple[int, list[float]]:
+            svg = root.locator("svg.lm-next-symbol-svg")
+            return int(svg.get_attribute("data-n")), [float(p) for p in svg.locator("rect.lm-next-symbol-bar").evaluate_all(
+                "rects => rects.map(r => r.getAttribute('data-p'))")]
+
+        shown_n, heights = bars()
+        assert shown_n == start and heights == pytest.approx(payload["orders"][str(start)]["probs"], abs=1e-5)
+        step = "ArrowRight" if str(start + 1) in payload["orders"] else "ArrowLeft"
+        want = start + 1 if step == "ArrowRight" else start - 1
+        handle = root.locator("[role=slider]").first
+        handle.focus()
+        handle.press(step)
+        page.wait_for_function(f"() => document.querySelector('svg.lm-next-symbol-svg').dataset.n === '{want}'",
+                               timeout=10_000)
+        moved_n, moved = bars()
+        assert moved_n == want and moved == pytest.approx(payload["orders"][str(want)]["probs"], abs=1e-5)
+        assert moved != heights, "another n shows other bars"
+        screenshot_widget(page, "lm-ngram-widget", screenshot_dir / "site_02_ngram.png")

@@ -28,6 +28,7 @@ from utils.widgets.autoregression import readable
 from utils.widgets.blit import Blitter
 from utils.widgets.canvas import FigureWidget
 from utils.widgets.kernel_only import needs_kernel
+from utils.widgets.next_symbol_view import NextSymbolView, next_symbol_payload
 
 SAMPLE_DELAY_S = 0.25  # the sample after a change waits this long for the controls to rest
 
@@ -73,6 +74,7 @@ class NGramExplorer:
             raise ValueError(f"the counts cover {counts.vocab_size} tokens but the tokenizer has {tokenizer.vocab_size}")
         self.counts, self.tokenizer, self.top, self.sample_length = counts, tokenizer, top, sample_length
         self.seed = 0
+        self.site_view_for: tuple | None = None  # (prefix, smoothing, strength) of the site view's payload
         self.pending_sample: asyncio.TimerHandle | None = None
         self.n_slider = widgets.IntSlider(value=min(n, counts.max_order), min=1, max=counts.max_order, description="n")
         self.n_slider.add_class("lm-main-control")
@@ -84,6 +86,10 @@ class NGramExplorer:
         self.sample = widgets.HTML()
         self.canvas = FigureWidget(figsize=(10, 3.6), dpi=72)
         self.canvas.image.add_class("lm-figure")
+        for kernel_drawn in (self.canvas.image, self.status, self.sample):
+            kernel_drawn.add_class("lm-kernel-figure")  # the static site hides them and shows site_view instead
+        self.site_view = NextSymbolView(n=self.n_slider.value)  # the bars at every n, drawn in the browser
+        widgets.jslink((self.n_slider, "value"), (self.site_view, "n"))  # works without a kernel
         self.ax = self.canvas.subplots()
         self.bars = self.ax.bar(range(top), [0.0] * top, color="tab:blue")
         self.symbol_labels = [self.ax.text(i, 0.0, "", ha="center", va="bottom", fontsize=15) for i in range(top)]
@@ -96,10 +102,10 @@ class NGramExplorer:
         self.blitter = Blitter(self.canvas)
         controls = widgets.HBox([self.n_slider, self.smoothing_picker, self.strength_slider])
         self.widget = widgets.VBox([controls, widgets.HBox([self.prefix_box, self.resample_button]),
-                                    self.canvas.image, self.status, self.sample])
+                                    self.canvas.image, self.site_view, self.status, self.sample])
         self.widget.add_class("lm-ngram-widget")
-        # the kernel redraws the figure: the static site disables these controls
-        needs_kernel(self.n_slider, self.smoothing_picker, self.strength_slider, self.prefix_box, self.resample_button)
+        # the kernel recomputes these: the static site disables them (n works there: site_view holds every order)
+        needs_kernel(self.smoothing_picker, self.strength_slider, self.prefix_box, self.resample_button)
         self._configure_strength()
         for control in (self.n_slider, self.strength_slider, self.prefix_box):
             control.observe(lambda _: self.update(defer_sample=True), names="value")
@@ -119,10 +125,18 @@ class NGramExplorer:
             self.strength_slider.description = label.split(" ")[0]  # the symbol: k, λ or D
             self.strength_slider.tooltip = tr(label)
 
-    def model(self) -> NGramLM:
-        """The model the controls describe."""
+    def model(self, n: int | None = None) -> NGramLM:
+        """The model the controls describe (at order `n` instead of the slider's, if given)."""
         strength = None if self.strength_slider.disabled else self.strength_slider.value
-        return build_model(self.counts, self.n_slider.value, self.smoothing_picker.value, strength)
+        return build_model(self.counts, self.n_slider.value if n is None else n, self.smoothing_picker.value, strength)
+
+    def _refresh_site_view(self, prefix: str) -> None:
+        """The site view's payload: the top next symbols after `prefix` at every order, with the current smoothing."""
+        orders = {}
+        for n in range(1, self.counts.max_order + 1):
+            symbols, probs = top_next_tokens(self.model(n), self.tokenizer, prefix, self.top)
+            orders[n] = ([readable(symbol) for symbol in symbols], probs.tolist())
+        self.site_view.payload = next_symbol_payload(self.smoothing_picker.value, prefix, orders)
 
     def update(self, defer_sample: bool = False) -> None:
         """Redraw the bars and draw a fresh sample for the current settings (after a rest, if deferred)."""
@@ -143,6 +157,10 @@ class NGramExplorer:
         self.status.value = tr("top {count} symbols hold {share:.0%} of the probability", count=len(symbols),
                                share=float(probs.sum()))
         self.blitter.refresh([*self.bars, *self.symbol_labels, self.ax.title])
+        shown_for = (prefix, self.smoothing_picker.value, None if self.strength_slider.disabled else self.strength_slider.value)
+        if shown_for != self.site_view_for:  # a new n alone leaves the site view's orders as they are
+            self._refresh_site_view(prefix)
+            self.site_view_for = shown_for
         if defer_sample:
             self.schedule_sample()
         else:
