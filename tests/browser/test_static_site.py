@@ -523,15 +523,21 @@ def test_search_and_lesson_list_lead_to_the_pages(site, browser):
 AUTOREGRESSION_PAGE = "01_autoregression.ipynb"
 
 
+def one_page_site(tmp_path_factory, page: str) -> tuple[Path, str]:
+    """(the site folder, the page's file name) of the real notebook `page` alone, built in fast mode (skips when the
+    notebook is not in the repository)."""
+    if not (NOTEBOOKS_DIR / page).is_file():
+        pytest.skip(f"notebooks/{page} is not in the repository")
+    source, out = tmp_path_factory.mktemp(f"site{page[:2]}-src"), tmp_path_factory.mktemp(f"site{page[:2]}")
+    notebook = Path(shutil.copy2(NOTEBOOKS_DIR / page, source / page))
+    build_site(out, [notebook], fast=True, timeout_s=300, log=lambda message: None)
+    return out, Path(page).with_suffix(".html").name
+
+
 @pytest.fixture(scope="module")
 def autoregression_site(tmp_path_factory):
-    """The real page of notebook 01 alone, built in fast mode (skips when the notebook is not in the repository)."""
-    if not (NOTEBOOKS_DIR / AUTOREGRESSION_PAGE).is_file():
-        pytest.skip(f"notebooks/{AUTOREGRESSION_PAGE} is not in the repository")
-    source, out = tmp_path_factory.mktemp("site01-src"), tmp_path_factory.mktemp("site01")
-    notebook = Path(shutil.copy2(NOTEBOOKS_DIR / AUTOREGRESSION_PAGE, source / AUTOREGRESSION_PAGE))
-    build_site(out, [notebook], fast=True, timeout_s=300, log=lambda message: None)
-    return out, Path(AUTOREGRESSION_PAGE).with_suffix(".html").name
+    """The real page of notebook 01 alone."""
+    return one_page_site(tmp_path_factory, AUTOREGRESSION_PAGE)
 
 
 @pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
@@ -575,13 +581,8 @@ NGRAM_PAGE = "02_ngram_models.ipynb"
 
 @pytest.fixture(scope="module")
 def ngram_site(tmp_path_factory):
-    """The real page of notebook 02 alone, built in fast mode (skips when the notebook is not in the repository)."""
-    if not (NOTEBOOKS_DIR / NGRAM_PAGE).is_file():
-        pytest.skip(f"notebooks/{NGRAM_PAGE} is not in the repository")
-    source, out = tmp_path_factory.mktemp("site02-src"), tmp_path_factory.mktemp("site02")
-    notebook = Path(shutil.copy2(NOTEBOOKS_DIR / NGRAM_PAGE, source / NGRAM_PAGE))
-    build_site(out, [notebook], fast=True, timeout_s=300, log=lambda message: None)
-    return out, Path(NGRAM_PAGE).with_suffix(".html").name
+    """The real page of notebook 02 alone."""
+    return one_page_site(tmp_path_factory, NGRAM_PAGE)
 
 
 @pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
