@@ -261,11 +261,12 @@ CASES: dict[str, tuple[Callable, dict[str, tuple[int, str]]]] = {
         EX1: (0, r"^failed in the hidden tests: AssertionError" + UNDID + FLAG),
         EX2: (0, r"^failed: CheckFailed: keep_top_k\(logits, 2\) must keep exactly 2 finite logits" + FLAG),
         EX3: (0, r"^failed: CheckFailed: uniform_perplexity\(4\): expected 4, got 5" + FLAG)}),
-    "os_exit": (os_exit, {EX1: (2, r"^passed" + FLAG),
+    # the flag of exercise 2's code goes on exercise 2's row only (exercise 1's row is not to be reviewed for it)
+    "os_exit": (os_exit, {EX1: (2, r"^passed$"),
                           EX2: (0, r"^0 points: the notebook's process exited \(exit code 0\) while running cell \d+ "
                                    r"\(ex2_keep_top_k\) before this exercise was tested" + FLAG),
                           EX3: (0, r"^0 points: the notebook's process exited \(exit code 0\)")}),
-    "kills_helper": (kills_helper, {EX1: (2, r"^passed" + FLAG),
+    "kills_helper": (kills_helper, {EX1: (2, r"^passed$"),
                                     EX2: (0, r"^0 points: the notebook killed the grader's helper process while running "
                                              r"cell \d+ \(ex2_keep_top_k\) before this exercise was tested" + FLAG),
                                     EX3: (0, r"^0 points: the notebook killed the grader's helper process")}),

@@ -195,6 +195,28 @@ def _scored(exercise: Exercise, record: dict | None, reported: dict[str, dict], 
     return points, text + (tr("; then {reason}", reason=why) if why else "")
 
 
+def _flags_by_cell(plan: Plan) -> dict[str | None, set[str]]:
+    """The suspicious names (SUSPICIOUS) in the student's code cells, by the exercise a cell solves (its test_id; None:
+    an added or changed cell that solves none)."""
+    flags: dict[str | None, set[str]] = {}
+    for cell in plan.cells:
+        if cell["kind"] == "code" and cell.get("role") != "trusted":
+            found = {m.group(0) for m in SUSPICIOUS.finditer(cell["source"])}
+            if found:
+                flags.setdefault(cell.get("exercise"), set()).update(found)
+    return flags
+
+
+def _flags_of(exercise: Exercise, flags: dict[str | None, set[str]]) -> set[str]:
+    """The flags that concern one exercise: those of its solution cells and of any cell that is no exercise's."""
+    return set().union(set(), *(names for owner, names in flags.items() if owner in (exercise.test_id, None)))
+
+
+def _review_note(flagged: set[str]) -> str:
+    """The feedback's note that sends a row to manual review ('' when nothing was flagged)."""
+    return tr(" [flagged for manual review: uses {names}]", names=", ".join(sorted(flagged))) if flagged else ""
+
+
 def rows_from_run(student: str, source: Source, plan: Plan, result: RunResult, timeout_s: float,
                   lang: str = "en") -> list[Row]:
     """One row per exercise from the verified records of a run, worded in `lang`."""
@@ -203,9 +225,8 @@ def rows_from_run(student: str, source: Source, plan: Plan, result: RunResult, t
 
 
 def _rows(student: str, source: Source, plan: Plan, result: RunResult, timeout_s: float, lang: str) -> list[Row]:
-    flagged = sorted({m.group(0) for c in plan.cells if c["kind"] == "code" and c.get("role") != "trusted"
-                      for m in SUSPICIOUS.finditer(c["source"])})
-    note = tr(" [flagged for manual review: uses {names}]", names=", ".join(flagged)) if flagged else ""
+    flags = _flags_by_cell(plan)
+    note = _review_note(set().union(*flags.values()) if flags else set())
     exercises = {e.test_id: e for e in source.exercises}
     if tampered(result.records, plan, {gid: dict(e.parts) for gid, e in exercises.items()}):
         return lost_rows(student, source, tr("0 points: the grader's results were tampered with") + note, lang)
@@ -239,5 +260,6 @@ def _rows(student: str, source: Source, plan: Plan, result: RunResult, timeout_s
         if record is not None and record.get("restored"):
             feedback += tr(" (the grader undid {count} change(s) your code made to library code)",
                            count=record["restored"])
-        rows.append(Row(student, source.name, exercise.test_id, points, exercise.points, feedback + note, lang))
+        rows.append(Row(student, source.name, exercise.test_id, points, exercise.points,
+                        feedback + _review_note(_flags_of(exercise, flags)), lang))
     return rows
