@@ -99,8 +99,27 @@ def test_stop_token_and_length_normalisation():
 def test_greedy_trap_needs_width_three():
     model = TableLM(TRAP_TABLE)
     best = exhaustive_search(model, [0], GREEDY_TRAP_LENGTH)
-    found = [beam_search(model, [0], GREEDY_TRAP_LENGTH, beam_width=B)[0].log_prob for B in (1, 2, 3)]
-    assert found[0] < found[1] - 0.05 and found[1] < best.log_prob - 0.1 and math.isclose(found[2], best.log_prob)
+    found = [beam_search(model, [0], GREEDY_TRAP_LENGTH, beam_width=B)[0] for B in (1, 2, 3)]
+    assert [hyp.tokens for hyp in found] == [(0, 0, 0, 0), (1, 0, 1, 0), (2, 2, 2, 2)] and best.tokens == (2, 2, 2, 2)
+    assert found[0].log_prob < found[1].log_prob - 0.05 and found[1].log_prob < best.log_prob - 0.1
+    assert math.isclose(found[2].log_prob, best.log_prob)
+
+
+def _cut_margins(table: tuple, width: int, length: int) -> list[float]:
+    """At each step of a beam search over a bigram table from token 0: kept worst minus pruned best (nats)."""
+    beams, margins = [((0,), 0.0)], []
+    for _ in range(length):
+        candidates = sorted(((tokens + (b,), score + math.log(table[tokens[-1]][b])) for tokens, score in beams
+                             for b in range(len(table))), key=lambda c: -c[1])
+        if len(candidates) > width:
+            margins.append(candidates[width - 1][1] - candidates[width][1])
+        beams = candidates[:width]
+    return margins
+
+
+@pytest.mark.parametrize("width", [1, 2, 3])
+def test_greedy_trap_has_no_tie_at_any_cut(width):
+    assert min(_cut_margins(TRAP_TABLE, width, GREEDY_TRAP_LENGTH)) > 0.05
 
 
 @pytest.mark.parametrize("kind", ["table", "history_mean", "transformer", "rnn", "learned_past_context"])

@@ -202,12 +202,10 @@ def exhaustive_search(
     best: Hypothesis | None = None
     shortest = 1 if stop_id is not None else max_new_tokens  # without a stop token every sequence is full length
     for length in range(shortest, max_new_tokens + 1):
-        for tokens in itertools.product(range(vocab), repeat=length):
-            if stop_id is not None and stop_id in tokens[:-1]:
-                continue  # a stop token ends the sequence; nothing follows it
-            if length < max_new_tokens and tokens[-1] != stop_id:
-                continue  # shorter sequences count only when they are finished
-            log_prob = sequence_log_prob(model, prefix_ids, torch.tensor(tokens))
+        candidates = [tokens for tokens in itertools.product(range(vocab), repeat=length)
+                      if not (stop_id is not None and stop_id in tokens[:-1])  # nothing follows a stop token
+                      and (length == max_new_tokens or tokens[-1] == stop_id)]  # shorter ones count only when finished
+        for tokens, log_prob in zip(candidates, _log_probs_of_continuations(model, prefix_ids, candidates)):
             candidate = Hypothesis(tokens, log_prob, tokens[-1] == stop_id)
             if best is None or candidate.score(length_norm) > best.score(length_norm):
                 best = candidate
@@ -215,6 +213,24 @@ def exhaustive_search(
     if best is None:
         raise ValueError("max_new_tokens must be >= 1 for an exhaustive search")
     return best
+
+
+@torch.no_grad()
+def _log_probs_of_continuations(model: LanguageModel, prefix: torch.Tensor, candidates: list[tuple[int, ...]],
+                                chunk: int = 2048) -> list[float]:
+    """sequence_log_prob of each equal-length continuation, scored in batches when the whole sequence fits the context."""
+    if not candidates:
+        return []
+    n, context = len(candidates[0]), model.context_length
+    if context is not None and prefix.numel() + n - 1 > context:
+        return [sequence_log_prob(model, prefix, torch.tensor(tokens)) for tokens in candidates]
+    scores: list[float] = []
+    for start in range(0, len(candidates), chunk):
+        continuation = torch.tensor(candidates[start : start + chunk], device=prefix.device)  # (N, n)
+        ids = torch.cat([prefix.expand(len(continuation), -1), continuation], dim=1)  # (N, T + n)
+        log_probs = F.log_softmax(model(ids[:, :-1]).float(), dim=-1)[:, -n:]  # (N, n, V)
+        scores += log_probs.gather(-1, continuation[..., None]).squeeze(-1).sum(dim=1).tolist()  # (N,)
+    return scores
 
 
 @torch.no_grad()

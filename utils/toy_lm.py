@@ -1,7 +1,9 @@
 """Tiny language models given by a table of next-token probabilities, whose best sequences can be enumerated.
 
-TableLM(p) predicts p[last token] (a bigram table). GREEDY_TRAP: greedy (beam width 1) and
-beam width 2 both miss the most likely 4-token continuation of token 0; width 3 finds it.
+TableLM(p) predicts p[last token] (a bigram table). GREEDY_TRAP: from token 0, greedy (beam width 1)
+writes 0000, width 2 writes 1010 (likelier, still not the best) and width 3 finds the most likely 4-token
+continuation 2222; no two candidates tie at any cut of widths 1-3 (every margin >= 0.08 nats), so the
+outcome does not depend on how a search breaks ties.
 STOP_TABLE: token 0 is a stop token; the most likely continuation of token 1 is to stop at
 once, while with GNMT's length penalty (alpha >= 0.5) the 3-token sentence 2, 3, stop wins.
 """
@@ -14,7 +16,7 @@ import torch
 
 from utils.interface import LanguageModel
 
-GREEDY_TRAP = ((0.40, 0.30, 0.30), (0.30, 0.45, 0.25), (0.48, 0.05, 0.47))  # p[a][b] = p(b | a)
+GREEDY_TRAP = ((0.39, 0.33, 0.28), (0.59, 0.22, 0.19), (0.34, 0.05, 0.61))  # p[a][b] = p(b | a)
 GREEDY_TRAP_LENGTH = 4  # tokens searched after the prefix [0]
 STOP_TABLE = (  # token 0 ends the sentence; from token 1: stop at once (0.4), or 2 -> 3 -> stop (0.5 * 0.85 * 0.85)
     (0.25, 0.25, 0.25, 0.25),

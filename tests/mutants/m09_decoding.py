@@ -5,6 +5,7 @@ from tests.mutation.spec import Edit, Mutant, Patch
 NOTEBOOK = "09_decoding.ipynb"
 
 TEMPERATURE, TOP_K, TRAP, LENGTH_NORM, COMPARE = "27cb18aa", "8b1c97ff", "beam_trap", "length_norm", "193081ff"
+RANDOM_TABLES, SAMPLE_ENTROPY = "beam_random", "sample_entropy"
 WIDGET_CELLS = ["4e2a2836", "2a8464c7", "40127c3b"]
 _UNTRAINED_CODE = """
 torch.manual_seed(0)
@@ -33,13 +34,29 @@ _sampling.softmax_with_temperature = lambda logits, temperature=1.0: _tempered(l
                        new="trap = TableLM([[0.30, 0.30, 0.40], [0.30, 0.45, 0.25], [0.20, 0.05, 0.75]])")],
            skip=[TEMPERATURE, TOP_K, LENGTH_NORM, COMPARE, *WIDGET_CELLS, "load_models"]),
     Mutant(name="beam_width_ignored", removes="the beam: every width searches like greedy", target=TRAP,
-           message=r"should reach the optimum at B = 3",
+           message=r"should reach the optimum at B = 3|B = 2 should still beat greedy",
            patches=[Patch(before=TRAP, code="""
 import utils.decoding as _decoding
 _beam = _decoding.beam_search
 _decoding.beam_search = lambda *args, beam_width=4, **kwargs: _beam(*args, beam_width=1, **kwargs)
 """)],
            skip=[TEMPERATURE, TOP_K, LENGTH_NORM, COMPARE, *WIDGET_CELLS, "load_models"]),
+    Mutant(name="beam_forgets_its_score", removes="the running score: each step ranks by the new token's log p alone",
+           target=RANDOM_TABLES, message=r"a beam's score must be the summed log p",
+           patches=[Patch(before=RANDOM_TABLES, code="""
+import utils.decoding as _decoding
+_step = _decoding.beam_step
+_decoding.beam_step = lambda scores, log_probs, width: _step(torch.zeros_like(scores), log_probs, width)
+""")],
+           skip=[TEMPERATURE, TOP_K, TRAP, *WIDGET_CELLS, "load_models"]),
+    Mutant(name="wide_beam_capped", removes="the unpruned beam: every width above 3 is searched as 3",
+           target=RANDOM_TABLES, message=r"a beam that prunes nothing must find the optimum",
+           patches=[Patch(before=RANDOM_TABLES, code="""
+import utils.decoding as _decoding
+_beam = _decoding.beam_search
+_decoding.beam_search = lambda *args, beam_width=4, **kwargs: _beam(*args, beam_width=min(beam_width, 3), **kwargs)
+""")],
+           skip=[TEMPERATURE, TOP_K, TRAP, *WIDGET_CELLS, "load_models"]),
     Mutant(name="no_length_penalty", removes="GNMT's length penalty (the plain sum ranks every hypothesis)",
            target=LENGTH_NORM, message=r"length penalty should let 'b c \.' win",
            patches=[Patch(before=TRAP, code="""
@@ -61,4 +78,12 @@ _decoding.decode = lambda model, prefix, n, method, generator=None, stop_id=None
     model, prefix, n, dataclasses.replace(method, temperature=1.0, beam_width=None), generator, stop_id)
 """)],
            skip=[TRAP, LENGTH_NORM]),
+    Mutant(name="sampled_below_t1", removes="sampling from the model's own distribution: the 'T = 1' samples are drawn at 0.85 T",
+           target=SAMPLE_ENTROPY, message=r"T = 1 samples should score the entropy",
+           edits=[Edit(cell=SAMPLE_ENTROPY, old="temperature=T, generator", new="temperature=0.85 * T, generator")],
+           skip=[TRAP, RANDOM_TABLES, LENGTH_NORM, *WIDGET_CELLS]),
+    Mutant(name="scored_at_the_sampling_temperature", removes="the controls: each sample is scored under the tempered "
+           "distribution it was drawn from", target=SAMPLE_ENTROPY, message=r"the controls should miss the entropy",
+           edits=[Edit(cell=SAMPLE_ENTROPY, old="transformer(out[:, :-1]).double()", new="(transformer(out[:, :-1]).double() / T)")],
+           skip=[TRAP, RANDOM_TABLES, LENGTH_NORM, *WIDGET_CELLS]),
 ]
