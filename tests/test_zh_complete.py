@@ -56,3 +56,35 @@ def test_glossary_introduction_is_in_chinese_and_current():
     assert len(chinese) >= 100, "the glossary's introduction should be written in Chinese too"
     assert "notebooks are in English" not in intro and "notebooks/zh" in intro
     assert "北京大学信息科学技术学院《生成模型基础》" in intro and "test_terminology" in intro
+
+
+def _zh_counterparts(link: str) -> set[str]:
+    """Where README.zh.md may point instead of an English README link: the Chinese file when there is one."""
+    mapped = {link}
+    for english, chinese in (("student/", "student/zh/"), ("lessons/", "lessons/zh/"), ("README.md", "README.zh.md")):
+        if link.startswith(english):
+            mapped.add(chinese + link[len(english):])
+    if link.endswith(".md"):
+        mapped.add(link[:-3] + ".zh.md")
+    if link == "README.zh.md":
+        mapped.add("README.md")
+    return mapped
+
+
+def test_readme_zh_mirrors_the_english_readme():
+    english = (ROOT / "README.md").read_text(encoding="utf-8")
+    chinese = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    sections = [re.findall(r"^## ", text, re.MULTILINE) for text in (english, chinese)]
+    assert len(sections[0]) == len(sections[1]), "one Chinese section for each English one"
+    links = re.findall(r"\]\(([^)#\s][^)\s]*)\)", english)
+    zh_links = set(re.findall(r"\]\(([^)\s]+)\)", chinese))
+    missing = [link for link in links if not _zh_counterparts(link) & zh_links]
+    assert not missing, f"README.zh.md lacks the English README's links (or their Chinese versions): {missing}"
+    commands = set(re.findall(r"`(python -m [^`]+|pip install [^`]+)`", english))
+    # the Chinese edition's versions of a command: --lang zh, --source notebooks/zh, zh/ folders
+    plain = chinese
+    for chinese_only, english_too in ((" --lang zh", ""), (" --source notebooks/zh", ""), ("/zh/", "/")):
+        plain = plain.replace(chinese_only, english_too)
+    missing = [c for c in commands if c not in chinese and c not in plain]
+    assert not missing, f"README.zh.md lacks the English README's commands: {missing}"
+    assert "北京大学信息科学技术学院《生成模型基础》，2025 年秋季学期（其中 Transformer 与自回归模型部分）" in chinese
