@@ -103,7 +103,7 @@ def header_line(time: RunTime, machine: str, lang: str = "en") -> str:
                 if time.stem == YARDSTICK else f"是笔记本 01 的 {time.full_over_yardstick:.1f} 倍")
     cache = "第一次运行时会把模型训练好存入检查点缓存（带进度条），之后直接载入。" if time.uses_model_cache else ""
     return (f"{ZH_MARK} 在{machine}上，完整规模约 {full}（{relation}）；快速规模约 {fast}。{cache}"
-            "太慢的话，用 `LM_FAST=1 python -m utils.student open --lang zh` 重新打开 JupyterLab，或在参数单元里调小规模。")
+            "太慢的话，用 `LM_FAST=1 python -m utils.student open --lang zh` 重新打开 JupyterLab，或在参数单元格里调小规模。")
 
 
 def machine_words(recorded: dict, lang: str = "en") -> str:
