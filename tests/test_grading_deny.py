@@ -59,11 +59,14 @@ CASES: dict[str, tuple[dict[str, str], list[str], dict[str, str]]] = {
 
 
 def _source_with_instructor_change() -> nbformat.NotebookNode:
-    """The fixture with an instructor cell that changes library state (it must never be blamed on the student)."""
+    """The fixture with an instructor cell and a test cell that change library state (never blamed on the student)."""
     nb = nbformat.read(SOURCE, as_version=4)
     cell = new_code_cell("import math\nmath.tau = math.tau + 0.0  # the instructor's own change to a library")
     cell.metadata["slideshow"] = {"slide_type": "skip"}
     nb.cells.insert(4, cell)
+    for test_cell in nb.cells:  # a hidden test that changes a library too: never blamed on the next exercise
+        if grade_id(test_cell) == f"{EX1}_test":
+            test_cell.source += "\nimport math\nmath.tau = math.tau + 0.0  # the instructor's test changes a library"
     return nb
 
 

@@ -207,6 +207,9 @@ class _Grader:
         denied = self._blame(cell, violations).get(cell["grade_id"], [])
         self.report({"event": "test", "grade_id": cell["grade_id"], "passed": passed, "message": message,
                      "line": line, "restored": restored, "denied": denied[:1]})
+        # Whatever changed while the test ran (the instructor's test code, or a student function it called) is undone
+        # now, and not counted against the next exercise: only changes made by the student's own cells are reported.
+        self.guard.restore()
 
 
 _MISSING = object()
