@@ -47,3 +47,15 @@ def test_fuzzy_entries_are_not_used(monkeypatch, tmp_path):
         assert text.catalog("zh") == {"new": "新"}
     finally:
         text.catalog.cache_clear()
+
+
+def test_checks_passed_names_the_exercise_in_the_notebook_language(monkeypatch, capsys):
+    from utils.checks import checks_passed
+
+    monkeypatch.setenv("LM_LANG", "zh")
+    checks_passed("Exercise 3")
+    checks_passed("Part A")  # not an 'Exercise N' label: kept as given
+    assert capsys.readouterr().out.splitlines() == ["✓ 练习 3：所有可见检查均已通过", "✓ Part A：所有可见检查均已通过"]
+    monkeypatch.setenv("LM_LANG", "en")
+    checks_passed("Exercise 3")
+    assert capsys.readouterr().out.strip() == "✓ Exercise 3: all visible checks passed"
