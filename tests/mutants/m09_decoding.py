@@ -80,7 +80,8 @@ _decoding.decode = lambda model, prefix, n, method, generator=None, stop_id=None
            skip=[TRAP, LENGTH_NORM]),
     Mutant(name="sampled_below_t1", removes="sampling from the model's own distribution: the 'T = 1' samples are drawn at 0.85 T",
            target=SAMPLE_ENTROPY, message=r"T = 1 samples should score the entropy",
-           edits=[Edit(cell=SAMPLE_ENTROPY, old="temperature=T, generator", new="temperature=0.85 * T, generator")],
+           edits=[Edit(cell=SAMPLE_ENTROPY, old="temperature = table_sampler.temperature if T == 1.0 else T",
+                       new="temperature = 0.85 * (table_sampler.temperature if T == 1.0 else T)")],
            skip=[TRAP, RANDOM_TABLES, LENGTH_NORM, *WIDGET_CELLS]),
     Mutant(name="scored_at_the_sampling_temperature", removes="the controls: each sample is scored under the tempered "
            "distribution it was drawn from", target=SAMPLE_ENTROPY, message=r"the controls should miss the entropy",

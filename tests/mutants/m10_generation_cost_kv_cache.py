@@ -7,6 +7,7 @@ NOTEBOOK = "10_generation_cost_kv_cache.ipynb"
 LAYER, GENERATE, TRAIN, PER_TOKEN = "08622f53", "5cc90a8f", "c3a1be2e", "28435f6e"
 PREFILL, MEMORY, KV_HEADS, BEAM = "prefill_decode", "cache_memory", "kv_heads", "cached_beam"
 RAGGED = "ragged_batch"
+POSITIONS, DEPTH = "positions_read", "sequential_depth"
 TIMING = [TRAIN, PER_TOKEN, PREFILL, MEMORY, KV_HEADS, BEAM]
 
 
@@ -54,7 +55,7 @@ from utils.transformer import TransformerLM as _LM
 _LM.start_state = lambda self, batch_size=1, capacity=None: None
 """)], skip=_others(PER_TOKEN)),
     Mutant(name="prefill_token_by_token", removes="the parallel prefill (the prompt is fed one token per call)",
-           target=PREFILL, message=r"several times faster than token by token",
+           target=PREFILL, message=r"several times faster than token by token|prefill should be one call",
            patches=[Patch(before=PREFILL, code="""
 from utils.transformer import TransformerLM as _LM
 _step = _LM.step
@@ -110,4 +111,20 @@ import torch as _torch
 import utils.ragged as _ragged
 _ragged.padding_bias = lambda real_keys, n_queries: _torch.zeros(real_keys.shape[0], 1, n_queries, real_keys.shape[1])
 """)], skip=[GENERATE, *TIMING]),
+    Mutant(name="use_kv_cache_ignored", removes="the switch: every call uses the cache whatever use_kv_cache says",
+           target=POSITIONS, message=r"re-read the whole history",
+           patches=[Patch(before=POSITIONS, code="""
+from utils.transformer import TransformerLM as _LM
+_LM.use_kv_cache = property(lambda self: True, lambda self, value: None)
+""")], skip=[GENERATE, *TIMING]),
+    Mutant(name="rnn_step_without_state", removes="the recurrence: each written-out step starts from a zero state",
+           target=DEPTH, message=r"written-out recurrence and the RNN's kernel|grow by at least one step",
+           patches=[Patch(before=DEPTH, code="""
+import torch as _torch
+_cell_step = rnn.cell.step
+rnn.cell.step = lambda projected_x, h: _cell_step(projected_x, _torch.zeros_like(h))
+""")], skip=[GENERATE, POSITIONS, *TIMING]),
+    Mutant(name="kv_models_barely_trained", removes="the training that makes the models use attention (40 steps)",
+           target=KV_HEADS, message=r"should use its attention",
+           patches=[Patch(before=KV_HEADS, code="KV_STEPS = 40\n")], skip=_others(KV_HEADS)),
 ]
