@@ -4,7 +4,7 @@ from tests.mutation.spec import Edit, Mutant, Patch
 
 NOTEBOOK = "01_autoregression.ipynb"
 
-PARAMETERS, RANDOM_TABLE, ENUMERATE, BY_HAND = "edb5475c", "145f2f49", "6e5c75a8", "eadd7dae"
+PARAMETERS, RANDOM_TABLE, ENUMERATE, BOUNDARY, BY_HAND = "edb5475c", "145f2f49", "6e5c75a8", "boundary", "eadd7dae"
 UNIFORM, UNIGRAM, LOOP, TRAIN = "9157a361", "f4f43990", "loop", "fa7f419a"
 CURVES, SAMPLES, SCRAMBLED = "57f66c82", "7f424a35", "714c9ec3"
 
@@ -19,7 +19,26 @@ class UniformLM(_Uniform):
         return logits + _torch.randn(logits.shape[-1], generator=_torch.Generator().manual_seed(0))  # no longer uniform
 """)
 
+READS_NEXT_TOKEN = Patch(before=TRAIN, code="""
+import torch as _torch
+_BigramTableLM = BigramTableLM
+
+
+class BigramTableLM(_BigramTableLM):
+    def forward(self, idx):
+        return super().forward(_torch.roll(idx, -1, dims=1))  # position t reads x[t+1], the token it predicts
+""")
+
 MUTANTS = [
+    Mutant(name="boundary_not_predicted", removes="the boundary prediction: a text of n symbols ends without p(. | last)",
+           target=BOUNDARY, message=r"must agree|share one unit",
+           edits=[Edit(cell=BOUNDARY, old="inside, start, stop = P[1:, 1:], P[0, 1:], P[1:, 0]",
+                       new="inside, start, stop = P[1:, 1:], P[0, 1:], P[1:, 1:].sum(-1)")],
+           skip=[RANDOM_TABLE, ENUMERATE]),
+    Mutant(name="trap_leads_to_boundary", removes="the trap of the control: 'b' keeps its way to the boundary",
+           target=BOUNDARY, message=r"never ends",
+           edits=[Edit(cell=BOUNDARY, old="trap[2] = torch.tensor([0.0, 0.0, 1.0])", new="trap[2] = P[2]")],
+           skip=[RANDOM_TABLE, ENUMERATE]),
     Mutant(name="uniform_not_uniform", removes="the uniformity: the 'uniform' model gets random fixed logits",
            target=UNIFORM, message=r"perplexity is the vocabulary size", patches=[NOT_UNIFORM],
            skip=[ENUMERATE, BY_HAND]),
@@ -32,6 +51,9 @@ MUTANTS = [
            edits=[Edit(cell=LOOP, old="F.cross_entropy(logits.reshape(-1, V), y_batch.reshape(-1))",
                        new="F.cross_entropy(logits.reshape(-1, V), x_batch.reshape(-1))")],
            skip=[RANDOM_TABLE, ENUMERATE, BY_HAND, UNIFORM, UNIGRAM]),
+    Mutant(name="bigram_reads_next_token", removes="causality: the bigram's position t reads x[t+1], the token it predicts",
+           target=CURVES, message=r"reads the future|must see more than the past token",
+           patches=[READS_NEXT_TOKEN], skip=[BOUNDARY, ENUMERATE, BY_HAND, LOOP]),
     Mutant(name="table_starts_random", removes="the zero (uniform) start of the trained table",
            target=CURVES, message=r"loss must start at ln V",
            edits=[Edit(cell=TRAIN, old="bigram = BigramTableLM(BaselineConfig(V)).to(device)\n",
@@ -39,7 +61,7 @@ MUTANTS = [
                            "torch.nn.init.normal_(bigram.logits.weight, std=2.0)\n")],
            skip=[ENUMERATE, BY_HAND, LOOP]),
     Mutant(name="bigram_untrained", removes="the training of the bigram: one step only",
-           target=CURVES, message=r"one token of context must clearly beat the unigram",
+           target=CURVES, message=r"0.65-0.85 nats off the unigram",
            edits=[Edit(cell=PARAMETERS, old="TRAIN_STEPS = pick(full=1500, fast=300)", new="TRAIN_STEPS = 1")],
            skip=[ENUMERATE, BY_HAND, LOOP]),
     Mutant(name="scored_without_context", removes="the context: the texts are scored by the unigram model",
@@ -47,4 +69,13 @@ MUTANTS = [
            edits=[Edit(cell=SCRAMBLED, old="real_bits, shuffled_bits = total_bits(bigram, sentence), [total_bits(bigram, s) for s in shuffles]",
                        new="real_bits, shuffled_bits = total_bits(unigram, sentence), [total_bits(unigram, s) for s in shuffles]")],
            skip=[ENUMERATE, BY_HAND, LOOP, SAMPLES]),
+    Mutant(name="shuffles_not_shuffled", removes="the scrambling: the 'shuffles' keep the letters in their order",
+           target=SCRAMBLED, message=r"less surprising to the bigram than every scrambled order|1.5-4.5 bits",
+           edits=[Edit(cell=SCRAMBLED, old="for i in torch.randperm(len(sentence), generator=shuffle_generator)",
+                       new="for i in range(len(sentence))")],
+           skip=[BOUNDARY, ENUMERATE, BY_HAND, LOOP, SAMPLES]),
+    Mutant(name="loop_learning_rate_too_small", removes="most of the training: a learning rate 100 times smaller",
+           target=LOOP, message=r"within 0.1 nats",
+           edits=[Edit(cell=LOOP, old="lr=0.3, weight_decay=0.0", new="lr=0.003, weight_decay=0.0")],
+           skip=[RANDOM_TABLE, ENUMERATE, BOUNDARY, BY_HAND, UNIFORM, UNIGRAM]),
 ]

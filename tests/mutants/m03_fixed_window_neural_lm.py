@@ -10,10 +10,24 @@ RECALL_TRAIN, RECALL, PROJECTION, EMBEDDINGS = "cell-15", "cell-16", "cell-19", 
 CORPUS_CELLS = [FORWARD, TRAIN, SAMPLES, VERSUS_NGRAMS, SIZES, UNSEEN]
 PAIR_SKIP = ["cell-04", *CORPUS_CELLS]  # the class-pair task needs only the parameters and the set-up
 
+READS_NEXT_TOKEN = Patch(before=TRAIN, code="""
+import torch as _torch
+_forward = model.forward
+model.forward = lambda idx: _forward(_torch.roll(idx, -1, dims=1))  # the window ends at x[t+1], the token it predicts
+""")
+
 MUTANTS = [
     Mutant(name="mlp_untrained", removes="training: the window model takes one step",
            target=TRAIN, message=r"clearly below the unigram",
            edits=[Edit(cell=PARAMETERS, old="TRAIN_STEPS = pick(full=1500, fast=200)", new="TRAIN_STEPS = 1")],
+           skip=[FORWARD]),
+    Mutant(name="window_reads_next_token", removes="causality: the window is shifted by one and holds the token it predicts",
+           target=TRAIN, message=r"reads the future",
+           patches=[READS_NEXT_TOKEN], skip=[FORWARD]),
+    Mutant(name="window_one_token_shorter", removes="the oldest token of the window: the model reads N-1 tokens",
+           target=TRAIN, message=r"oldest token of the window must change the prediction|N places back",
+           patches=[Patch(before=TRAIN, code="model = WindowMLPLM(WindowMLPConfig(V, window=WINDOW - 1, d_embed=D_EMBED, "
+                                             "d_hidden=D_HIDDEN)).to(device)")],
            skip=[FORWARD]),
     Mutant(name="mlp_reset_before_comparison", removes="training: the compared MLP is a fresh, untrained one",
            target=VERSUS_NGRAMS, message=r"should beat the bigram",
@@ -22,7 +36,9 @@ MUTANTS = [
            skip=[FORWARD, SAMPLES]),
     Mutant(name="few_distinct_contexts", removes="the many distinct contexts of real text: n-grams counted on 2,000 characters",
            target=SIZES, message=r"far more stored n-grams|far smaller than the n-gram model",
-           patches=[Patch(before=VERSUS_NGRAMS, code="train_stream = train_stream[:2000]")],
+           patches=[Patch(before=SIZES, code="_few = NGramCounts.from_sequences([train_stream[:2000]], V, WINDOW + 1)\n"
+                                             "stored = {n - 1: NGramLM.from_counts(_few, n, smoothing='kneser_ney').num_ngrams "
+                                             "for n in range(2, WINDOW + 2)}")],
            skip=[FORWARD, SAMPLES]),
     Mutant(name="pairs_not_shared", removes="the shared rule: every token pair gets its own random follower",
            target=PAIRS, message=r"far better than Kneser-Ney",

@@ -52,6 +52,11 @@ WRONG = {
         Wrong("returns_tensor", _SLP + "    log_probs = F.log_softmax(model(idx[:, :-1]), dim=-1)[0]\n"
                                       "    return log_probs.gather(-1, idx[0, 1:, None]).sum()",
               visible=r"float"),
+        Wrong("one_call_per_token", _SLP + "    total = 0.0\n"
+                                          "    for i in range(1, len(ids)):\n"
+                                          "        total += F.log_softmax(model(idx[:, :i]), dim=-1)[0, -1, ids[i]].item()\n"
+                                          "    return total",
+              visible=r"call the model once"),
     ],
     "ex4_fit_bigram_table": [
         Wrong("too_few_steps", _FIT.format(optimizer="torch.optim.Adam(model.parameters(), lr=0.5)", steps=5, target="ids[1:]"),
