@@ -9,15 +9,16 @@ PARAMETERS, MASK, TRAIN, LOSSES, ATTENTION = "78da3af9", "1479b43f", "05c84122",
 MEASURE, AGREEMENT, GENERATION, GRID = "0eaa44c2", "5d3f7a20", "c4e8b2d6", "9a4f2c6e"
 WIDGET, WIDGET_CHECK = "6fdef88e", "10f17290"
 
+# The training is written in the notebook and checked equal to utils.copy_failure's helper: patch both.
 BOTH_UNMASKED = Patch(before=TRAIN, code="""
 import utils.copy_failure as _cf
 _Config = _cf.TransformerConfig
-_cf.TransformerConfig = lambda *args, causal=True, **kwargs: _Config(*args, causal=False, **kwargs)
+_cf.TransformerConfig = TransformerConfig = lambda *args, causal=True, **kwargs: _Config(*args, causal=False, **kwargs)
 """)
 BOTH_MASKED = Patch(before=TRAIN, code="""
 import utils.copy_failure as _cf
 _Config = _cf.TransformerConfig
-_cf.TransformerConfig = lambda *args, causal=True, **kwargs: _Config(*args, causal=True, **kwargs)
+_cf.TransformerConfig = TransformerConfig = lambda *args, causal=True, **kwargs: _Config(*args, causal=True, **kwargs)
 """)
 # The model's attention never calls a mask on the fused path (F.scaled_dot_product_attention(is_causal=True)),
 # so both the explicit mask and the fused call are replaced: query i may read key i+1 in the masked model.
@@ -56,7 +57,22 @@ def _one_step_for_the_masked(model, batches, config, val_batches=None):
     return _train(model, batches, config, val_batches)
 
 
-_cf.train = _one_step_for_the_masked
+_cf.train = train = _one_step_for_the_masked
+""")
+# The red team's survivor: the copier trained one step, so it never learns to copy; its samples are garbage anyway.
+UNMASKED_UNTRAINED = Patch(before=TRAIN, code="""
+import dataclasses
+import utils.copy_failure as _cf
+_train = _cf.train
+
+
+def _one_step_for_the_unmasked(model, batches, config, val_batches=None):
+    if not model.config.causal:
+        config = dataclasses.replace(config, steps=1, warmup_steps=0)
+    return _train(model, batches, config, val_batches)
+
+
+_cf.train = train = _one_step_for_the_unmasked
 """)
 # A "generation-time" loss that feeds each whole window at once, so position t reads x[t+1].
 SEES_THE_FUTURE = Patch(before=MEASURE, code="""
@@ -100,6 +116,10 @@ WIDGET_SAMPLES_FROM_THE_COPIER = Patch(before=WIDGET, code="""
 import utils.widgets.mask as _wm
 _cell_runs = _wm.cell_runs
 _wm.cell_runs = lambda models: _cell_runs({"masked": models["unmasked"], "unmasked": models["unmasked"]})
+""")
+# The widget's copier replaced by the unmasked model after one step (sections 2-5 keep the trained one).
+WIDGET_COPIER_UNTRAINED = Patch(before=WIDGET, code="""
+models = {"masked": models["masked"], "unmasked": train_one(False, replace(train_config, steps=1, warmup_steps=0))[0]}
 """)
 
 MUTANTS = [
@@ -160,7 +180,7 @@ MUTANTS = [
            edits=[UNTRAINED], skip=LATER_THAN_MEASURE),
     # ---- garbage generations (section 4)
     Mutant(name="generation_both_masked", removes="the missing mask: the unmasked model is trained with the mask too",
-           target=GENERATION, message=r"unmasked model's generations should be garbage",
+           target=GENERATION, message=r"unmasked model's generations should be garbage|the unmasked model should copy",
            patches=[BOTH_MASKED], skip=LATER_THAN_MEASURE + [AGREEMENT]),
     Mutant(name="generation_sees_the_future",
            removes="the past-only condition: the 'generation-time' loss feeds each whole window at once",
@@ -169,17 +189,25 @@ MUTANTS = [
     Mutant(name="generation_untrained", removes="training: both models take one step",
            target=GENERATION, message=r"masked model should predict from the past better than a unigram",
            edits=[UNTRAINED], skip=LATER_THAN_MEASURE + [AGREEMENT]),
+    Mutant(name="generation_unmasked_untrained",
+           removes="the copying: the unmasked model takes one step, so its garbage is not the copier's (red team)",
+           target=GENERATION, message=r"before its generations are blamed on copying, the unmasked model should copy",
+           patches=[UNMASKED_UNTRAINED], skip=LATER_THAN_MEASURE + [AGREEMENT]),
+    Mutant(name="generation_mask_leaks_one_ahead", removes="the masked model's protection: its mask lets query i read key i+1",
+           target=GENERATION, message=r"masked model should predict from the past better than a unigram",
+           patches=[LEAK_ONE_AHEAD], skip=LATER_THAN_MEASURE + [AGREEMENT]),
     # ---- the 2 x 2 grid: samples judged by a model that is neither (section 5)
     Mutant(name="grid_masked_untrained",
            removes="a trained masked model: it takes one step, so its samples are garbage as well",
-           target=GRID, message=r"lose by at least 0.5 nats per character", patches=[MASKED_UNTRAINED],
+           target=GRID, message=r"lose by at least (0\.5|1\.0) nats per character", patches=[MASKED_UNTRAINED],
            skip=LATER_THAN_GRID),
     Mutant(name="grid_both_masked", removes="the missing mask: the unmasked model is trained with the mask too",
-           target=GRID, message=r"lose by at least 0.5 nats per character", patches=[BOTH_MASKED],
+           target=GRID, message=r"lose by at least (0\.5|1\.0) nats per character|the unmasked model should copy",
+           patches=[BOTH_MASKED],
            skip=LATER_THAN_GRID),
     Mutant(name="grid_samples_from_the_copier",
            removes="the masked model's samples: every cell writes with the copier's weights",
-           target=GRID, message=r"lose by at least 0.5 nats per character",
+           target=GRID, message=r"lose by at least (0\.5|1\.0) nats per character",
            patches=[SAMPLES_FROM_THE_COPIER], skip=LATER_THAN_GRID),
     Mutant(name="grid_second_referee_blind",
            removes="the second referee's view of each cell: every cell gets the masked model's samples-on-text score",
@@ -187,9 +215,17 @@ MUTANTS = [
            edits=[Edit(cell=GRID, old="on_text = {key: samples_on_text(cell) for key, cell in grid.items()}",
                        new="on_text = {key: samples_on_text(grid['masked', 'masked']) for key in grid}")],
            skip=LATER_THAN_GRID),
+    Mutant(name="grid_unmasked_untrained",
+           removes="the copying: the unmasked model takes one step, so its garbage is not the copier's (red team)",
+           target=GRID, message=r"before its samples' scores are blamed on copying, the unmasked model should copy",
+           patches=[UNMASKED_UNTRAINED], skip=LATER_THAN_GRID),
     # ---- the same experiment in the widget (section 6)
     Mutant(name="widget_samples_from_the_copier",
            removes="the masked model's samples in the widget: every cell writes with the copier's weights",
            target=WIDGET_CHECK, message=r"widget's judge should score the copier's samples at least 0.5",
            patches=[WIDGET_SAMPLES_FROM_THE_COPIER], skip=LATER_THAN_GRID),
+    Mutant(name="widget_unmasked_untrained",
+           removes="the copying: the unmasked model takes one step, so its garbage is not the copier's (red team)",
+           target=WIDGET_CHECK, message=r"before its widget samples are blamed on copying, the unmasked model should copy",
+           patches=[WIDGET_COPIER_UNTRAINED], skip=LATER_THAN_GRID),
 ]

@@ -4,35 +4,32 @@ from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "08_masks_copy_failure.ipynb"
 
-_MASK = "def make_causal_mask(T: int) -> torch.Tensor:\n"
+_ATT = "def causal_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:\n"
+_SCORES = _ATT + "    scores = q @ k.T / q.shape[-1] ** 0.5\n"
+_FUTURE = "    mask = torch.full_like(scores, float('-inf')).triu(diagonal=1)\n"
 _SHARE = "def look_ahead_share(weights: torch.Tensor) -> float:\n    T = weights.shape[0]\n"
 _LOSS = ("@torch.no_grad()\ndef generation_time_loss(model, ids: list[int]) -> float:\n"
          "    idx = torch.tensor(ids)[None]  # (1, n)\n")
 
 WRONG = {
-    "ex1_causal_mask": [
-        Wrong("only_row_0", _MASK + "    mask = torch.zeros(T, T)\n    mask[0, 1:] = float('-inf')\n    return mask",
-              visible=r"^failed: CheckFailed: .*entry \(1, 2\) holds 0\.0, but every entry above the diagonal must be "
-                      r"-inf .*in every row"),
-        Wrong("diagonal_hidden", _MASK + "    return torch.full((T, T), float('-inf')).triu(diagonal=0) + "
-                                         "torch.zeros(T, T).tril(-1)",
-              visible=r"entry \(0, 0\) holds -inf, but the diagonal must be 0: a query may read its own position"),
-        Wrong("next_token_visible", _MASK + "    return torch.zeros(T, T).masked_fill("
-                                            "torch.ones(T, T, dtype=torch.bool).triu(diagonal=2), float('-inf'))",
-              visible=r"entry \(0, 1\) holds 0\.0, .*must not see key i\+1, the very token it predicts"),
-        Wrong("multiplicative_0_1", _MASK + "    return torch.ones(T, T).tril()  # 1 = keep, 0 = drop",
-              visible=r"entry \(0, 0\) holds 1\.0, but the diagonal must be 0"),
-        Wrong("zeros_not_inf", _MASK + "    future = torch.ones(T, T, dtype=torch.bool).triu(diagonal=1)\n"
-                                       "    return torch.zeros(T, T).masked_fill(future, 0.0)",
-              visible=r"entry \(0, 1\) holds 0\.0, but every entry above the diagonal must be -inf"),
-        Wrong("transposed", _MASK + "    return torch.zeros(T, T).masked_fill("
-                                    "torch.ones(T, T, dtype=torch.bool).tril(diagonal=-1), float('-inf'))",
-              visible=r"entry \(1, 0\) holds -inf, but below the diagonal the mask must be 0: the past stays visible"),
-        Wrong("bool_mask", _MASK + "    return torch.ones(T, T, dtype=torch.bool).triu(diagonal=1)",
-              visible=r"has dtype torch\.bool: the mask is ADDED to the scores"),
-        Wrong("large_negative", _MASK + "    return torch.zeros(T, T).masked_fill("
-                                        "torch.ones(T, T, dtype=torch.bool).triu(diagonal=1), -1e9)",
-              visible=r"holds -1000000000\.0, but every entry above the diagonal must be -inf"),
+    "ex1_find_the_leak": [
+        Wrong("as_given", "causal_attention = colleague_attention",
+              visible=r"the future still reaches the past"),
+        Wrong("no_mask", _SCORES + "    return torch.softmax(scores, dim=-1) @ v",
+              visible=r"the future still reaches the past"),
+        Wrong("diagonal_hidden", _SCORES + "    mask = torch.full_like(scores, float('-inf')).triu(diagonal=0)\n"
+                                           "    return torch.softmax(scores + mask, dim=-1) @ v",
+              visible=r"returned NaN or inf: .*the diagonal must stay visible"),
+        Wrong("mask_after_softmax", _SCORES + "    return (torch.softmax(scores, dim=-1) * torch.ones_like(scores).tril()) @ v",
+              visible=r"the future still reaches the past"),
+        Wrong("not_normalised", _SCORES + "    return (scores.exp() * torch.ones_like(scores).tril()) @ v",
+              visible=r"position 0 may read key 0 only, so its output must be v\[0\]"),
+        Wrong("mask_hides_the_past", _SCORES + "    mask = torch.full_like(scores, float('-inf')).tril(diagonal=-1)\n"
+                                               "    return torch.softmax(scores + mask, dim=-1) @ v",
+              visible=r"the future still reaches the past"),
+        Wrong("no_scale", _ATT + "    scores = q @ k.T\n" + _FUTURE + "    return torch.softmax(scores + mask, dim=-1) @ v"),
+        Wrong("transposed_weights", _SCORES + _FUTURE + "    return torch.softmax(scores + mask, dim=-1).T @ v",
+              visible=r"the future still reaches the past"),
     ],
     "ex2_look_ahead_share": [
         Wrong("all_t_rows", _SHARE + "    return float((weights.argmax(dim=-1) == torch.arange(1, T + 1)).float().mean())",
@@ -77,17 +74,13 @@ WRONG = {
 }
 
 DELEGATIONS = {
-    "ex1_causal_mask": [
-        Delegation("direct", "from utils.attention import causal_mask\n\n\n" + _MASK + "    return causal_mask(T)",
-                   denied="utils.attention.causal_mask"),
-        Delegation("alias", "from utils.attention import causal_mask as cm\n\n\n" + _MASK + "    return cm(T)",
-                   denied="utils.attention.causal_mask"),
-        Delegation("torch_equivalent", _MASK + "    return torch.nn.Transformer.generate_square_subsequent_mask(T)",
-                   denied="torch.nn.Transformer.generate_square_subsequent_mask"),
-        Delegation("copy_in_earlier_cell", _MASK + "    return _my_helper(T)",
-                   before="import types\nimport utils.attention\n\n_f = utils.attention.causal_mask\n"
-                          "_my_helper = types.FunctionType(_f.__code__, _f.__globals__, 'helper', _f.__defaults__)",
-                   denied="utils.attention.causal_mask"),
+    "ex1_find_the_leak": [
+        Delegation("sdpa", "import torch.nn.functional as F\n\n\n" + _ATT +
+                   "    return F.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=True)[0]",
+                   denied="torch.nn.functional.scaled_dot_product_attention"),
+        Delegation("package", "from utils.attention import attention_weights, causal_mask\n\n\n" + _ATT +
+                   "    return attention_weights(q, k, causal_mask(q.shape[0])) @ v",
+                   denied="utils.attention.attention_weights"),
     ],
     "ex2_look_ahead_share": [
         Delegation("module_access", "import utils.copy_failure as cf\n\n\n"
