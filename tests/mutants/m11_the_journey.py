@@ -1,27 +1,54 @@
 """Mutants of notebook 11: each removes the cause of one show."""
 
-from tests.mutation.spec import Mutant, Patch
+from tests.mutation.spec import Edit, Mutant, Patch
 
 NOTEBOOK = "11_the_journey.ipynb"
 
-LOAD, TABLE, RANKING = "load_zoo11", "f5ed87b9", "04fd6fd4"
+RECIPE, BANDED, TABLE, LEAD, CONTEXT = "recipe11", "banded11", "f5ed87b9", "04fd6fd4", "d546469e"
+
+_NO_CONTEXT = """
+_make_model = make_model
+make_model = lambda family, seed: (BandedTransformer(_make_model("transformer", seed).config, reach=1)
+                                   if family == "transformer" else _make_model(family, seed))
+models["transformer"] = make_model("transformer", SEED)
+train_lm(models["transformer"], evals=1)
+losses["transformer"] = chunk_losses(models["transformer"])
+"""
+
+_SCRAMBLED = """
+_order = torch.randperm(BLOCK, generator=torch.Generator().manual_seed(5))
+_chunk_losses = chunk_losses
+chunk_losses = lambda model, chunks=None: _chunk_losses(model, chunks)[:, _order]
+losses = {name: loss[:, _order] for name, loss in losses.items()}
+"""
 
 MUTANTS = [
-    Mutant(name="neural_untrained", removes="the training of the neural families (one step each)", target=RANKING,
-           message=r"every neural family should beat the count (bigram|unigram)",
-           patches=[Patch(before=LOAD, code="""
-import dataclasses
-import utils.zoo as _zoo
-_recipe = _zoo.zoo_recipe
-_zoo.zoo_recipe = lambda family, fast=None: dataclasses.replace(_recipe(family, fast), steps=1) if family != "ngram" else _recipe(family, fast)
-""")], skip=["d546469e"]),
-    Mutant(name="transformer_starved", removes="the equal budget (the Transformer gets a tenth of the steps)",
-           target=RANKING, message=r"same number of tokens|should beat the fixed 8-token window",
-           patches=[Patch(before=LOAD, code="""
-import dataclasses
-import utils.zoo as _zoo
-_recipe = _zoo.zoo_recipe
-_zoo.zoo_recipe = lambda family, fast=None: (dataclasses.replace(_recipe(family, fast), steps=_recipe(family, fast).steps // 10)
-                                             if family == "transformer" else _recipe(family, fast))
-""")], skip=["d546469e"]),
+    Mutant(name="band_not_applied", removes="the band of the control's attention (its bias is dropped)", target=BANDED,
+           message=r"past the window and no change",
+           edits=[Edit(BANDED, "x, _ = block(x, False, None, None, bias=bias, **positions)",
+                       "x, _ = block(x, False, None, None, bias=None, **positions)")]),
+    Mutant(name="band_as_wide_as_the_block", removes="the window of the control (its reach becomes the whole block)",
+           target=BANDED, message=r"past the window and no change",
+           edits=[Edit(BANDED, "def __init__(self, config: TransformerConfig, reach: int = WINDOW):",
+                       "def __init__(self, config: TransformerConfig, reach: int = BLOCK):")]),
+    Mutant(name="full_model_banded_too", removes="the whole context of the full Transformer (it is banded as well)",
+           target=BANDED, message=r"should move every prediction of the full model",
+           edits=[Edit(BANDED, 'return TransformerLM(config) if family == "transformer" else BandedTransformer(config)',
+                       "return BandedTransformer(config)")]),
+    Mutant(name="kneser_ney_bigram", removes="the 4-gram's three tokens of context (Kneser-Ney counts bigrams)",
+           target=LEAD, message=r"should lead the window MLP",
+           edits=[Edit(RECIPE, 'kneser_ney = NGramLM.fit(dataset.train, dataset.vocab_size, n=4, smoothing="kneser_ney")',
+                       'kneser_ney = NGramLM.fit(dataset.train, dataset.vocab_size, n=2, smoothing="kneser_ney")')]),
+    Mutant(name="transformer_reads_more", removes="the equal budget (the Transformer trains twice as long)",
+           target=LEAD, message=r"same number of tokens",
+           edits=[Edit(TABLE, "curves[family] = train_lm(models[family])",
+                       'curves[family] = train_lm(models[family], steps=2 * STEPS if family == "transformer" else STEPS)')]),
+    Mutant(name="networks_frozen", removes="the training of the networks (learning rate 0)", target=LEAD,
+           message=r"beat the count bigram", patches=[Patch(before=TABLE, code="LR = 0.0")]),
+    Mutant(name="full_transformer_without_context", removes="the context of the full Transformer (it reads one token)",
+           target=CONTEXT, message=r"the full model should read the whole chunk|within the window the Transformer",
+           patches=[Patch(before=CONTEXT, code=_NO_CONTEXT)]),
+    Mutant(name="positions_scrambled", removes="the order of the positions in the per-position curves", target=CONTEXT,
+           message=r"within the window the Transformer should use its context",
+           patches=[Patch(before=CONTEXT, code=_SCRAMBLED)]),
 ]
