@@ -18,7 +18,7 @@ _NO_PUNCTUATION = (
     "dataset.train = [t[~torch.isin(t, _marks)] for t in dataset.train]\n"
 )
 _CONTEXT = ["context_run12", "context_show12"]
-_SOUND_CONTEXT = ["zipf12", "triangle_show12", "families_show12", "form_show12", "decoders_run12", *_CONTEXT]
+_SOUND_CONTEXT = ["zipf12", "families_show12", "form_show12", "decoders_run12", *_CONTEXT]
 _LINE4_RHYMES_WITH_LINE2 = (  # the last character of line 4 replaced by line 2's: every quatrain rhymes
     "samples['transformer'] = [p[:23 - 1] + p[10] + p[23] if len(p) == 24 else p for p in samples['transformer']]\n"
 )
