@@ -95,6 +95,11 @@ DELEGATIONS = {
                              "def look_ahead_share(weights: torch.Tensor) -> float:\n"
                              "    return next_position_share(weights)",
                    denied="utils.copy_failure.next_position_share"),
+        Delegation("copy_in_earlier_cell", "def look_ahead_share(weights: torch.Tensor) -> float:\n"
+                                           "    return _my_helper(weights)",
+                   before="import types\nimport utils.copy_failure\n\n_f = utils.copy_failure.next_position_share\n"
+                          "_my_helper = types.FunctionType(_f.__code__, _f.__globals__, 'helper', _f.__defaults__)",
+                   denied="utils.copy_failure.next_position_share"),
     ],
     "ex3_generation_time_loss": [
         Delegation("direct", "from utils.copy_failure import generation_time_nll\n\n\n"
