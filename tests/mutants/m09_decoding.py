@@ -50,7 +50,7 @@ _decoding.beam_step = lambda scores, log_probs, width: _step(torch.zeros_like(sc
 """)],
            skip=[TEMPERATURE, TOP_K, TRAP, *WIDGET_CELLS, "load_models"]),
     Mutant(name="wide_beam_capped", removes="the unpruned beam: every width above 3 is searched as 3",
-           target=RANDOM_TABLES, message=r"a beam that prunes nothing must find the optimum",
+           target=RANDOM_TABLES, message=r"a beam that prunes nothing must find the optimum|should keep every candidate",
            patches=[Patch(before=RANDOM_TABLES, code="""
 import utils.decoding as _decoding
 _beam = _decoding.beam_search
@@ -82,9 +82,9 @@ _decoding.decode = lambda model, prefix, n, method, generator=None, stop_id=None
            target=SAMPLE_ENTROPY, message=r"T = 1 samples should score the entropy",
            edits=[Edit(cell=SAMPLE_ENTROPY, old="temperature = table_sampler.temperature if T == 1.0 else T",
                        new="temperature = 0.85 * (table_sampler.temperature if T == 1.0 else T)")],
-           skip=[TRAP, RANDOM_TABLES, LENGTH_NORM, *WIDGET_CELLS]),
+           skip=[RANDOM_TABLES, LENGTH_NORM, *WIDGET_CELLS]),  # the trap cell imports package_beam_search
     Mutant(name="scored_at_the_sampling_temperature", removes="the controls: each sample is scored under the tempered "
            "distribution it was drawn from", target=SAMPLE_ENTROPY, message=r"the controls should miss the entropy",
            edits=[Edit(cell=SAMPLE_ENTROPY, old="transformer(out[:, :-1]).double()", new="(transformer(out[:, :-1]).double() / T)")],
-           skip=[TRAP, RANDOM_TABLES, LENGTH_NORM, *WIDGET_CELLS]),
+           skip=[RANDOM_TABLES, LENGTH_NORM, *WIDGET_CELLS]),  # the trap cell imports package_beam_search
 ]

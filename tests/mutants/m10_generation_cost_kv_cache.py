@@ -103,20 +103,20 @@ _decoding.reorder_state = lambda state, index: _reorder(state, index.flip(0))  #
 import torch as _torch
 import utils.ragged as _ragged
 _ragged.position_ids = lambda real: _torch.arange(real.shape[1]).expand_as(real)
-""")], skip=[GENERATE, *TIMING]),
+""")], skip=TIMING),
     Mutant(name="ragged_padding_not_masked", removes="the padding mask (real tokens attend to the padding)",
            target=RAGGED, message=r"ragged batch's logits should equal|writes alone",
            patches=[Patch(before=RAGGED, code="""
 import torch as _torch
 import utils.ragged as _ragged
 _ragged.padding_bias = lambda real_keys, n_queries: _torch.zeros(real_keys.shape[0], 1, n_queries, real_keys.shape[1])
-""")], skip=[GENERATE, *TIMING]),
+""")], skip=TIMING),
     Mutant(name="use_kv_cache_ignored", removes="the switch: every call uses the cache whatever use_kv_cache says",
            target=POSITIONS, message=r"re-read the whole history",
            patches=[Patch(before=POSITIONS, code="""
 from utils.transformer import TransformerLM as _LM
 _LM.use_kv_cache = property(lambda self: True, lambda self, value: None)
-""")], skip=[GENERATE, *TIMING]),
+""")], skip=TIMING),
     Mutant(name="rnn_step_without_state", removes="the recurrence: each written-out step starts from a zero state",
            target=DEPTH, message=r"written-out recurrence and the RNN's kernel|grow by at least one step",
            patches=[Patch(before=DEPTH, code="""
