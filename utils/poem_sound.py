@@ -14,6 +14,7 @@ line ends drawn from different poems.
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from utils.tang import LINE_LENGTH, LINES, is_quatrain
 
@@ -84,15 +85,19 @@ def sound_report(poems: list[str]) -> dict[str, float]:
     return {"n": n, "rhyme": rhyme / n, "level_ends": level_ends / n, "level_first": level_first / n}
 
 
-def random_pair_rhyme(poems: list[str], seed: int = 0) -> float:
-    """Share of pairs (line 2 of one quatrain, line 4 of another) that rhyme: the control with the poet removed."""
+def random_pair_rhyme(poems: list[str], seed: int = 0, rhyme: Callable[[str, str], bool] | None = None) -> float:
+    """Share of pairs (line 2 of one quatrain, line 4 of another) that rhyme: the control with the poet removed.
+
+    `rhyme` judges two lines (default: `rhymes`, the modern 十三辙 reading; utils.pingshui.rhymes for the 平水韵).
+    """
+    rhyme = rhyme or rhymes
     kept = [line_ends(p) for p in poems if is_quatrain(p)]
     if len(kept) < 2:
         raise ValueError("random pairing needs at least two quatrains")
     order = list(range(len(kept)))
     random.Random(seed).shuffle(order)
     partner = {order[i]: order[(i + 1) % len(order)] for i in range(len(order))}  # a cycle: never a poem with itself
-    return sum(rhymes(kept[i][1], kept[partner[i]][3]) for i in range(len(kept))) / len(kept)
+    return sum(rhyme(kept[i][1], kept[partner[i]][3]) for i in range(len(kept))) / len(kept)
 
 
 __all__ = ["RHYME_CLASSES", "CLASS_OF_FINAL", "line_ends", "last_sound", "rhymes", "sound_report", "random_pair_rhyme"]

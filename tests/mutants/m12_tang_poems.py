@@ -95,4 +95,22 @@ MUTANTS = [
     Mutant(name="training_line4_from_another_poem", removes="the poet's rhyme: line 4 of every training poem comes from the next poem",
            target="sound_show12", message=r"rhyme far above random pairs",
            patches=[Patch(before="sound_run12", code=_TRAINING_LINE4_SHUFFLED)], skip=_SOUND_CONTEXT),
+    Mutant(name="period_groups_replaced_by_modern", removes="the 平水韵: two line ends 'rhyme' when their modern 十三辙 "
+           "classes agree", target="pingshui_show12", message=r"more clearly than modern readings",
+           patches=[Patch(before="pingshui_run12", code="import utils.pingshui as _ps, utils.poem_sound as _snd\n"
+                                                         "_ps.rhymes = _snd.rhymes\n")], skip=[*_SOUND_CONTEXT, "sound_show12"]),
+    Mutant(name="entering_read_as_departing", removes="the entering tone: the departing-tone (去声) characters are "
+           "counted as the entering ones", target="pingshui_show12", message=r"entering-tone characters level",
+           patches=[Patch(before="pingshui_run12", code="import utils.pingshui as _ps\n"
+                          "_ps.is_entering = lambda c: bool(_ps.groups_of(c)) and all(g.startswith('去声') "
+                          "for g in _ps.groups_of(c))\n")], skip=[*_SOUND_CONTEXT, "sound_show12"]),
+    Mutant(name="period_table_not_simplified", removes="the simplified forms: the table keeps only its traditional "
+           "characters", target="pingshui_show12", message=r"more clearly than modern readings",
+           patches=[Patch(before="pingshui_run12", code="import utils.pingshui as _ps\n_simplify = _ps.to_simplified\n"
+                                                         "_ps.to_simplified = lambda text: text if len(text) == 1 else _simplify(text)\n"
+                                                         "_ps.rhyme_table.cache_clear()\n")],
+           skip=[*_SOUND_CONTEXT, "sound_show12"]),
+    Mutant(name="period_samples_made_to_rhyme", removes="the samples' own line 4: its last character copied from line 2",
+           target="pingshui_show12", message=r"should rhyme about as often as random pairs",
+           patches=[Patch(before="pingshui_run12", code=_LINE4_RHYMES_WITH_LINE2)], skip=[*_SOUND_CONTEXT, "sound_show12"]),
 ]
