@@ -79,3 +79,8 @@ MUTANTS = [
            edits=[Edit(cell=LOOP, old="lr=0.3, weight_decay=0.0", new="lr=0.003, weight_decay=0.0")],
            skip=[RANDOM_TABLE, ENUMERATE, BOUNDARY, BY_HAND, UNIFORM, UNIGRAM]),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("01")  # the second red team's killed mutants (slow tier)

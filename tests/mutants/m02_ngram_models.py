@@ -40,3 +40,8 @@ MUTANTS = [
                        new='model = NGramLM.from_counts(counts, 1, "kneser_ney")')],
            skip=[TINY, TINY_KN, ADD_K, TRIANGLE, TUNE_D]),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("02")  # the second red team's killed mutants (slow tier)

@@ -72,3 +72,8 @@ MUTANTS = [
            patches=[Patch(before=PROJECTION, code="with torch.no_grad():\n    model.embedding.weight.copy_(initial_C.to(device))")],
            skip=[FORWARD, SAMPLES, VERSUS_NGRAMS, SIZES, UNSEEN, PAIRS, RECALL_TRAIN, RECALL]),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("03")  # the second red team's killed mutants (slow tier)

@@ -71,3 +71,8 @@ MUTANTS += [
            edits=[Edit(cell=CHAIN_TIMING, old='"step by step": step_by_step,', new='"step by step": all_at_once,')],
            skip=BEFORE_TIMING),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("04")  # the second red team's killed mutants (slow tier)

@@ -83,3 +83,8 @@ with torch.no_grad():
                        new="batch_sampler(word_ids[torch.randperm(len(word_ids))], 32, 24,")],
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("05")  # the second red team's killed mutants (slow tier)

@@ -70,3 +70,8 @@ MUTANTS = [
                "_explorer.rotary_offset_scores = functools.partial(_explorer.rotary_offset_scores, cos_sin=_squared)\n"))],
            skip=[*BEFORE_EXTRAPOLATION, EXTRAPOLATION_SHOW]),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("06")  # the second red team's killed mutants (slow tier)

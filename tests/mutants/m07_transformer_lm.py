@@ -92,3 +92,8 @@ MUTANTS = [
            edits=[Edit(cell=TABLE, old="_, lr, model, tokens = min(fitted", new="_, lr, model, tokens = max(fitted")],
            skip=BEFORE_TABLE),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("07")  # the second red team's killed mutants (slow tier)

@@ -229,3 +229,8 @@ MUTANTS = [
            target=WIDGET_CHECK, message=r"before its widget samples are blamed on copying, the unmasked model should copy",
            patches=[WIDGET_COPIER_UNTRAINED], skip=LATER_THAN_GRID),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("08")  # the second red team's killed mutants (slow tier)

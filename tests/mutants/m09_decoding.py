@@ -88,3 +88,8 @@ _decoding.decode = lambda model, prefix, n, method, generator=None, stop_id=None
            edits=[Edit(cell=SAMPLE_ENTROPY, old="transformer(out[:, :-1]).double()", new="(transformer(out[:, :-1]).double() / T)")],
            skip=[RANDOM_TABLES, LENGTH_NORM, *WIDGET_CELLS]),  # the trap cell imports package_beam_search
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("09")  # the second red team's killed mutants (slow tier)

@@ -128,3 +128,8 @@ rnn.cell.step = lambda projected_x, h: _cell_step(projected_x, _torch.zeros_like
            target=KV_HEADS, message=r"should use its attention",
            patches=[Patch(before=KV_HEADS, code="KV_STEPS = 40\n")], skip=_others(KV_HEADS)),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("10")  # the second red team's killed mutants (slow tier)

@@ -52,3 +52,8 @@ MUTANTS = [
            message=r"within the window the Transformer should use its context",
            patches=[Patch(before=CONTEXT, code=_SCRAMBLED)]),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("11")  # the second red team's killed mutants (slow tier)

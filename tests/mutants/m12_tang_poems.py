@@ -114,3 +114,8 @@ MUTANTS = [
            target="pingshui_show12", message=r"should rhyme about as often as random pairs",
            patches=[Patch(before="pingshui_run12", code=_LINE4_RHYMES_WITH_LINE2)], skip=[*_SOUND_CONTEXT, "sound_show12"]),
 ]
+
+
+from tests.mutants.redteam2 import adopted  # noqa: E402
+
+MUTANTS += adopted("12")  # the second red team's killed mutants (slow tier)
