@@ -132,5 +132,6 @@ MUTANTS = [
 
 import dataclasses as _dataclasses  # noqa: E402
 
-_KILLED = ['bigram_ignores_context', 'bigram_never_trained', 'bigram_reads_token_before', 'bigram_sees_future', 'boundary_power_off_by_one', 'boundary_short_horizon', 'boundary_stop_not_predicted', 'boundary_transitions_transposed', 'boundary_trap_is_tight', 'logits_read_as_log_probs', 'loop_context_off_by_one', 'loop_graph_detached', 'loop_lr_tiny', 'loop_no_step', 'loop_no_zero_grad', 'loop_targets_are_inputs', 'perplexity_in_base_two', 'random_table_not_confident', 'scorer_sees_scored_token', 'scramble_scored_by_random_table', 'scramble_scored_by_unigram', 'token_count_off_by_one', 'uniform_extra_symbol']
+# loop_warm_start_from_counts survived the team's run; the show was mended after it (2026-12-05) and now kills it
+_KILLED = ['loop_warm_start_from_counts', 'bigram_ignores_context', 'bigram_never_trained', 'bigram_reads_token_before', 'bigram_sees_future', 'boundary_power_off_by_one', 'boundary_short_horizon', 'boundary_stop_not_predicted', 'boundary_transitions_transposed', 'boundary_trap_is_tight', 'logits_read_as_log_probs', 'loop_context_off_by_one', 'loop_graph_detached', 'loop_lr_tiny', 'loop_no_step', 'loop_no_zero_grad', 'loop_targets_are_inputs', 'perplexity_in_base_two', 'random_table_not_confident', 'scorer_sees_scored_token', 'scramble_scored_by_random_table', 'scramble_scored_by_unigram', 'token_count_off_by_one', 'uniform_extra_symbol']
 MUTANTS = [_dataclasses.replace(m, name='rt2_' + m.name) for m in MUTANTS if m.name in _KILLED]

@@ -118,5 +118,6 @@ print('MUTANT ACTIVE: worst first')
 
 import dataclasses as _dataclasses  # noqa: E402
 
-_KILLED = ['cmp_beam_is_greedy', 'cmp_sampler_is_greedy', 'cmp_untrained_model', 'ent_sampler_ignores_temperature', 'ent_sampler_slightly_cold', 'ent_sampler_truncates_tail', 'ent_scored_at_sampling_temperature', 'ent_table_sampler_cold', 'ln_finished_dropped', 'ln_penalty_ignored', 'ln_penalty_inverted', 'random_no_score_accumulation', 'random_width_capped_9', 'random_worst_first', 't_clamped', 't_multiplies', 't_untrained_model', 'trap_beam_is_greedy', 'trap_no_score_accumulation', 'trap_width_off_by_one']
+# cmp_sampler_cold survived the team's run; the show was mended after it (2026-12-05) and now kills it
+_KILLED = ['cmp_sampler_cold', 'cmp_beam_is_greedy', 'cmp_sampler_is_greedy', 'cmp_untrained_model', 'ent_sampler_ignores_temperature', 'ent_sampler_slightly_cold', 'ent_sampler_truncates_tail', 'ent_scored_at_sampling_temperature', 'ent_table_sampler_cold', 'ln_finished_dropped', 'ln_penalty_ignored', 'ln_penalty_inverted', 'random_no_score_accumulation', 'random_width_capped_9', 'random_worst_first', 't_clamped', 't_multiplies', 't_untrained_model', 'trap_beam_is_greedy', 'trap_no_score_accumulation', 'trap_width_off_by_one']
 MUTANTS = [_dataclasses.replace(m, name='rt2_' + m.name) for m in MUTANTS if m.name in _KILLED]
