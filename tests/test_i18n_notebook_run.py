@@ -58,12 +58,12 @@ def test_zh_folder_prints_and_draws_chinese_english_folder_english(tmp_path, mon
     chinese, zh_figure = _run_from(tmp_path / "course" / "zh", monkeypatch)
     english, en_figure = _run_from(tmp_path / "course" / "en", monkeypatch)
 
-    assert "困惑度" in chinese and "纳特/词元" in chinese and "perplexity" not in chinese
+    assert "困惑度" in chinese and "奈特/词元" in chinese and "perplexity" not in chinese
     assert "perplexity" in english and not HAN.search(english)
     # the same numbers in both
     assert re.findall(r"\d+\.\d+", chinese) == re.findall(r"\d+\.\d+", english)
 
-    assert {"训练集", "验证集", "步数", "损失（纳特/词元）", "残差"} <= set(zh_figure["texts"])
+    assert {"训练集", "验证集", "步数", "损失（奈特/词元）", "残差"} <= set(zh_figure["texts"])
     assert {"train", "validation", "step", "loss (nats/token)", "residual"} <= set(en_figure["texts"])
     assert not any(HAN.search(text) for text in en_figure["texts"])
     assert zh_figure["missing_glyphs"] == [] and en_figure["missing_glyphs"] == []
