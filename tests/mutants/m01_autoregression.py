@@ -78,6 +78,16 @@ MUTANTS = [
            target=LOOP, message=r"within 0.1 nats",
            edits=[Edit(cell=LOOP, old="lr=0.3, weight_decay=0.0", new="lr=0.003, weight_decay=0.0")],
            skip=[RANDOM_TABLE, ENUMERATE, BOUNDARY, BY_HAND, UNIFORM, UNIGRAM]),
+    # Survivors of the second red team (2026-12-05), re-created here and killed after the shows were mended:
+    Mutant(name="bigram_trained_on_validation_text", removes="held-out evaluation: the bigram is trained on the text it is scored on",
+           target=CURVES, message=r"held-out cost of the training text's count bigram",
+           edits=[Edit(cell=TRAIN, old="train_batches = batch_sampler(train_text,", new="train_batches = batch_sampler(val_text,")],
+           skip=[ENUMERATE, BOUNDARY, BY_HAND, LOOP]),
+    Mutant(name="evaluator_at_temperature", removes="the model's own distribution: the evaluator scores softmax(logits / 1.5)",
+           target=UNIFORM, message=r"score the model's own distribution",
+           patches=[Patch(before=UNIFORM, code="import utils.evaluation as _ev\n_orig = _ev.summed_nll\n"
+                                               "_ev.summed_nll = lambda logits, targets: _orig(logits / 1.5, targets)\n")],
+           skip=[ENUMERATE, BOUNDARY, BY_HAND]),
 ]
 
 

@@ -39,6 +39,11 @@ MUTANTS = [
            edits=[Edit(cell=SAMPLES, old='model = NGramLM.from_counts(counts, n, "kneser_ney")',
                        new='model = NGramLM.from_counts(counts, 1, "kneser_ney")')],
            skip=[TINY, TINY_KN, ADD_K, TRIANGLE, TUNE_D]),
+    # Survivor of the second red team (2026-12-05), re-created here and killed after the show was mended:
+    Mutant(name="add_k_curve_of_the_unigram", removes="sparse contexts: the add-k curve is the unigram's (every character seen often)",
+           target=ADD_K, message=r"too little smoothing must cost the trigram",
+           edits=[Edit(cell=ADD_K, old='trigram = NGramLM.from_counts(counts, 3, "add_k")', new='trigram = NGramLM.from_counts(counts, 1, "add_k")')],
+           skip=[TINY, TINY_KN]),
 ]
 
 

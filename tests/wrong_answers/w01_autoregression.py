@@ -4,7 +4,6 @@ from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "01_autoregression.ipynb"
 _CE = "def cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:\n"
-_PB = "def perplexity_and_bits(mean_nll: float) -> tuple[float, float]:\n"
 _SLP = ("def sequence_log_prob(model, ids: list[int]) -> float:\n"
         "    idx = torch.tensor(ids)[None]  # (1, n)\n")
 _FIT = ("def fit_bigram_table(ids: torch.Tensor, vocab_size: int) -> BigramTableLM:\n"
@@ -18,6 +17,11 @@ _FIT = ("def fit_bigram_table(ids: torch.Tensor, vocab_size: int) -> BigramTable
         "        loss.backward()\n"
         "        optimizer.step()\n"
         "    return model")
+_AUD = "def audit_evaluator(mean_nll) -> bool:\n"
+_TABLE = ("    g = torch.Generator().manual_seed(0)\n"
+          "    table = BigramTableLM(BaselineConfig(6))\n"
+          "    with torch.no_grad():\n"
+          "        table.logits.weight.copy_(torch.randn(6, 6, generator=g) * 2)\n")
 WRONG = {
     "ex1_cross_entropy": [
         Wrong("log_of_softmax", _CE + "    return -torch.log(torch.softmax(logits, dim=-1)).gather(-1, targets[..., None]).mean()",
@@ -29,17 +33,7 @@ WRONG = {
         Wrong("no_minus", _CE + "    return F.log_softmax(logits, dim=-1).gather(-1, targets[..., None]).mean()",
               visible=r"cross_entropy of the small example"),
     ],
-    "ex2_perplexity_and_bits": [
-        Wrong("base_two_perplexity", _PB + "    return 2 ** mean_nll, mean_nll / math.log(2)",
-              visible=r"perplexity of a uniform model"),
-        Wrong("bits_times_ln2", _PB + "    return math.exp(mean_nll), mean_nll * math.log(2)",
-              visible=r"bits per token of a uniform model"),
-        Wrong("swapped", _PB + "    return mean_nll / math.log(2), math.exp(mean_nll)",
-              visible=r"perplexity of a uniform model"),
-        Wrong("decimal_digits", _PB + "    return math.exp(mean_nll), mean_nll / math.log(10)",
-              visible=r"bits per token of a uniform model"),
-    ],
-    "ex3_sequence_log_prob": [
+    "ex2_sequence_log_prob": [
         Wrong("factor_at_own_position", _SLP + "    log_probs = F.log_softmax(model(idx), dim=-1)[0]  # (n, V)\n"
                                               "    return log_probs[1:].gather(-1, idx[0, 1:, None]).sum().item()",
               visible=r"read at position i-1"),
@@ -57,6 +51,33 @@ WRONG = {
                                           "        total += F.log_softmax(model(idx[:, :i]), dim=-1)[0, -1, ids[i]].item()\n"
                                           "    return total",
               visible=r"call the model once"),
+    ],
+    "ex3_audit_evaluator": [
+        Wrong("uniform_only", _AUD + "    return math.isclose(mean_nll(UniformLM(BaselineConfig(5)), [0, 1, 2, 3]), math.log(5), rel_tol=1e-4)"),
+        Wrong("always_true", _AUD + "    return True", visible=r"bits instead of nats passed your audit"),
+        Wrong("reference_not_shifted", _AUD + _TABLE +
+              "    ids = torch.randint(0, 6, (20,), generator=g)\n"
+              "    with torch.no_grad():\n"
+              "        log_probs = F.log_softmax(table(ids[None])[0].double(), dim=-1)  # (n, V): position t scores x_t?\n"
+              "    expected = -float(log_probs[torch.arange(20), ids].mean())\n"
+              "    return math.isclose(mean_nll(table, ids.tolist()), expected, rel_tol=1e-4)",
+              visible=r"a correct evaluator was judged broken"),
+        Wrong("exact_equality", _AUD + _TABLE +
+              "    for n in (5, 30):\n"
+              "        ids = torch.randint(0, 6, (n,), generator=g)\n"
+              "        expected = -F.log_softmax(table(ids[None, :-1]), dim=-1).gather(-1, ids[None, 1:, None]).mean().item()\n"
+              "        if mean_nll(table, ids.tolist()) != expected:\n"
+              "            return False\n"
+              "    return True"),
+        Wrong("two_token_texts_only", _AUD + _TABLE +
+              "    for model in (UniformLM(BaselineConfig(6)), table):\n"
+              "        for first in range(6):\n"
+              "            ids = [first, (first + 1) % 6]\n"
+              "            with torch.no_grad():\n"
+              "                expected = -float(F.log_softmax(model(torch.tensor([[first]]))[0, 0].double(), dim=-1)[ids[1]])\n"
+              "            if not math.isclose(mean_nll(model, ids), expected, rel_tol=1e-4, abs_tol=1e-6):\n"
+              "                return False\n"
+              "    return True"),
     ],
     "ex4_fit_bigram_table": [
         Wrong("too_few_steps", _FIT.format(optimizer="torch.optim.Adam(model.parameters(), lr=0.5)", steps=5, target="ids[1:]"),
@@ -77,16 +98,21 @@ DELEGATIONS = {
                             "    return ce(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))",
                    denied="torch.nn.functional.cross_entropy"),
     ],
-    "ex2_perplexity_and_bits": [
-        Delegation("module_access", "import utils.evaluation as ev\n\n\n"
-                                    "def perplexity_and_bits(mean_nll: float) -> tuple[float, float]:\n"
-                                    "    metrics = ev.Metrics(nll=mean_nll, tokens=1)\n"
-                                    "    return metrics.perplexity, metrics.bits_per_token"),
-    ],
-    "ex3_sequence_log_prob": [
+    "ex2_sequence_log_prob": [
         Delegation("copy_before_test", "def sequence_log_prob(model, ids: list[int]) -> float:\n"
                                        "    return float(_log_probs_of(model, ids).sum())",
                    before="from utils.evaluation import token_log_probs\n\n_log_probs_of = token_log_probs",
+                   denied="utils.evaluation.token_log_probs"),
+    ],
+    "ex3_audit_evaluator": [
+        Delegation("module_access", "import utils.evaluation as ev\n\n\n" + _AUD + _TABLE +
+                   "    for model in (UniformLM(BaselineConfig(6)), table):\n"
+                   "        for n in (2, 5, 30):\n"
+                   "            ids = torch.randint(0, 6, (n,), generator=g).tolist()\n"
+                   "            expected = -float(ev.token_log_probs(model, ids).double().mean())\n"
+                   "            if not math.isclose(mean_nll(model, ids), expected, rel_tol=1e-4, abs_tol=1e-6):\n"
+                   "                return False\n"
+                   "    return True",
                    denied="utils.evaluation.token_log_probs"),
     ],
     "ex4_fit_bigram_table": [
