@@ -53,7 +53,7 @@ MUTANTS = [
            edits=[Edit(cell=PAIRS, old="window=2, d_embed=D_EMBED", new="window=1, d_embed=D_EMBED")],
            skip=PAIR_SKIP),
     Mutant(name="held_out_pairs_counted", removes="the held-out pairs' novelty: half the training sequences are held-out pairs",
-           target=PAIRS, message=r"far better than Kneser-Ney",
+           target=PAIRS, message=r"far better than Kneser-Ney|new to both models",
            edits=[Edit(cell=PAIRS, old='pair_task.sequences("train", 5000, pair_generator)',
                        new='torch.cat([pair_task.sequences("train", 2500, pair_generator), '
                            'pair_task.sequences("heldout", 2500, pair_generator)])')],
@@ -72,6 +72,16 @@ MUTANTS = [
            patches=[Patch(before=PROJECTION, code="with torch.no_grad():\n    model.embedding.weight.copy_(initial_C.to(device))")],
            skip=[FORWARD, SAMPLES, VERSUS_NGRAMS, SIZES, UNSEEN, PAIRS, RECALL_TRAIN, RECALL]),
 ]
+
+
+# The second red team's survivor (stop 38), re-created here: killed by the check that no held-out pair was trained on.
+MUTANTS.append(
+    Mutant(name="pair_mlp_trained_on_heldout", removes="the held-out pairs' novelty for the MLP alone: its batches also draw held-out pairs",
+           target=PAIRS, message=r"new to both models",
+           edits=[Edit(cell=PAIRS, old="pair_batches = batches_from(pair_train, 64, pair_generator)",
+                       new="pair_batches = batches_from(torch.cat([pair_train, pair_task.sequences('heldout', 5000, pair_generator)]), "
+                           "64, pair_generator)")],
+           skip=PAIR_SKIP))
 
 
 from tests.mutants.redteam2 import adopted  # noqa: E402

@@ -44,7 +44,7 @@ MUTANTS = [
 TBPTT = "tbptt"
 MUTANTS.append(
     Mutant(name="state_never_carried", removes="the carried state: every chunk starts from h = 0",
-           target=TBPTT, message=r"state carried across chunks",
+           target=TBPTT, message=r"state carried across chunks|use its carried state",
            edits=[Edit(cell="tbptt-def", old="h = last.detach() if carry else torch.zeros_like(last)", new="h = torch.zeros_like(last)")],
            skip=[TRAIN, COMPARE]))
 
@@ -69,6 +69,44 @@ MUTANTS += [
     Mutant(name="independent_steps_merged", removes="the step-by-step loop: the independent steps are timed merged",
            target=CHAIN_TIMING, message=r"cost about as much as the chain",
            edits=[Edit(cell=CHAIN_TIMING, old='"step by step": step_by_step,', new='"step by step": all_at_once,')],
+           skip=BEFORE_TIMING),
+]
+
+
+# The second red team's five survivors (stop 38), re-created here and killed by the controls added since.
+POSITION_WISE = """
+class _PositionWise(torch.nn.Module):
+    # A layer with an RNN's interface whose positions are independent: tanh(W x_t + b), no state.
+    def __init__(self, width):
+        super().__init__()
+        self.linear = torch.nn.Linear(width, width)
+
+    def forward(self, x):
+        return torch.tanh(self.linear(x)), None
+"""
+MUTANTS += [
+    Mutant(name="tbptt_eval_resets_state", removes="the carried state at evaluation: the carrying model is scored with its state reset",
+           target=TBPTT, message=r"use its carried state",
+           edits=[Edit(cell=TBPTT, old="tbptt_pass(rnn, x_val_lanes, y_val_lanes, TBPTT_CHUNK, carry)",
+                       new="tbptt_pass(rnn, x_val_lanes, y_val_lanes, TBPTT_CHUNK, False)")],
+           skip=[TRAIN, COMPARE]),
+    Mutant(name="vanishing_measured_untrained", removes="training: the 'trained RNN' whose gradient is measured is a fresh one",
+           target=GRADIENTS, message=r"trained RNN should be in the vanishing regime",
+           patches=[Patch(before=GRADIENTS, code='model = RNNLM(RNNConfig(V, d_embed=D_EMBED, d_hidden=D_HIDDEN, cell="tanh")).to(device)')],
+           skip=[TRAIN, COMPARE, "tbptt-def", TBPTT]),
+    Mutant(name="clipping_replaced_by_small_lr", removes="clipping, replaced by a smaller learning rate: the 'clipped' run is unclipped SGD at lr 0.03",
+           target=CLIPPING, message=r"same learning rate",
+           edits=[Edit(cell=CLIPPING, old='lr=CLIP_LR, schedule="constant", grad_clip=clip',
+                       new='lr=CLIP_LR if clip is None else 0.03, schedule="constant", grad_clip=None')],
+           skip=[TRAIN, COMPARE, "tbptt-def", TBPTT, GRADIENTS]),
+    Mutant(name="rnn_timed_is_position_wise", removes="the recurrence: the timed 'RNN' is a position-wise layer with no state",
+           target=RNN_TIMING, message=r"depend on its first input|several times the same products",
+           patches=[Patch(before=RNN_TIMING, code=POSITION_WISE)],
+           edits=[Edit(cell=RNN_TIMING, old='"RNN": torch.nn.RNN(WIDTH, WIDTH, batch_first=True)', new='"RNN": _PositionWise(WIDTH)')],
+           skip=BEFORE_TIMING),
+    Mutant(name="chain_timed_is_independent", removes="the dependency in what is timed: the timed 'chained' is the independent loop",
+           target=CHAIN_TIMING, message=r"depend on its first input",
+           edits=[Edit(cell=CHAIN_TIMING, old='ways = {"chained": chained,', new='ways = {"chained": step_by_step,')],
            skip=BEFORE_TIMING),
 ]
 
