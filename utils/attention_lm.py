@@ -67,23 +67,35 @@ class OneLayerAttentionLM(LanguageModel):
         self.norm = nn.LayerNorm(D)
         self.unembedding = nn.Linear(D, config.vocab_size)
 
-    def attend(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Embeddings (B, T, D), attention outputs (B, T, D) and weights (B, H, T, T) of token ids (B, T)."""
+    def _split(self, t: torch.Tensor) -> torch.Tensor:
+        """(B, T, D) -> (B, H, T, Dh)."""
+        B, T, D = t.shape
+        return t.view(B, T, self.config.n_head, D // self.config.n_head).transpose(1, 2)
+
+    def queries_keys(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Rotated queries and keys (B, H, T, Dh) each of token ids (B, T)."""
         self.validate_input(idx)
-        B, T = idx.shape
-        H, Dh = self.config.n_head, self.config.d_model // self.config.n_head
         x = self.embedding(idx)  # (B, T, D)
-        split = lambda t: t.view(B, T, H, Dh).transpose(1, 2)  # (B, T, D) -> (B, H, T, Dh)
-        q = split(self.w_q(x))  # (B, H, T, Dh)
-        k = q if self.w_k is None else split(self.w_k(x))  # (B, H, T, Dh)
-        v = split(self.w_v(x))  # (B, H, T, Dh)
-        cos, sin = rotary_cos_sin(T, Dh, device=idx.device)  # (T, Dh/2) each
-        q, k = apply_rotary(q, cos, sin), apply_rotary(k, cos, sin)
+        q = self._split(self.w_q(x))  # (B, H, T, Dh)
+        k = q if self.w_k is None else self._split(self.w_k(x))  # (B, H, T, Dh)
+        cos, sin = rotary_cos_sin(idx.shape[1], q.shape[-1], device=idx.device)  # (T, Dh/2) each
+        return apply_rotary(q, cos, sin), apply_rotary(k, cos, sin)
+
+    def scores(self, idx: torch.Tensor) -> torch.Tensor:
+        """The attention scores q . k (divided by sqrt(d_k) when config.scale), before the mask: (B, H, T, T)."""
+        q, k = self.queries_keys(idx)  # (B, H, T, Dh) each
         scores = q @ k.transpose(-2, -1)  # (B, H, T, T)
         if self.config.scale:
-            scores = scores / math.sqrt(Dh)
-        weights = torch.softmax(scores + causal_mask(T, idx.device), dim=-1)  # (B, H, T, T)
-        out = (weights @ v).transpose(1, 2).reshape(B, T, H * Dh)  # (B, T, D): heads side by side
+            scores = scores / math.sqrt(q.shape[-1])
+        return scores
+
+    def attend(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Embeddings (B, T, D), attention outputs (B, T, D) and weights (B, H, T, T) of token ids (B, T)."""
+        B, T = idx.shape
+        x = self.embedding(idx)  # (B, T, D)
+        v = self._split(self.w_v(x))  # (B, H, T, Dh)
+        weights = torch.softmax(self.scores(idx) + causal_mask(T, idx.device), dim=-1)  # (B, H, T, T)
+        out = (weights @ v).transpose(1, 2).reshape(B, T, -1)  # (B, T, D): heads side by side
         return x, self.w_o(out), weights
 
     def forward_with_attention(self, idx: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
@@ -131,4 +143,20 @@ def previous_token_accuracy(model: LanguageModel, vocab_size: int, length: int, 
     return float((predicted[:, 1:] == y[:, 1:]).float().mean())
 
 
-__all__ = ["AttentionLMConfig", "OneLayerAttentionLM", "previous_token_batches", "train_previous_token", "previous_token_accuracy"]
+def previous_token_projections(T: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """W_Q, W_K (T, d_k = T) for one-hot position embeddings (E = I_T) with which causal scaled dot-product attention
+    puts at least 0.9 of every query i >= 1's weight on key i - 1.
+
+    Query i asks for position i - 1 (W_Q shifts), keys are the positions themselves (W_K = I); query i has i other
+    keys of score 0, so its score on key i - 1 must reach ln(9 i): ln(100 T) after the division by sqrt(d_k) is enough.
+    """
+    if T < 1:
+        raise ValueError(f"T must be at least 1, got {T}")
+    strength = math.sqrt(T) * math.log(100 * T)  # score ln(100 T) after dividing by sqrt(d_k) = sqrt(T)
+    w_q = torch.zeros(T, T)
+    w_q[1:, :-1] = strength * torch.eye(T - 1)  # row i (position i) -> column i - 1
+    return w_q, torch.eye(T)
+
+
+__all__ = ["AttentionLMConfig", "OneLayerAttentionLM", "previous_token_batches", "train_previous_token", "previous_token_accuracy",
+           "previous_token_projections"]

@@ -86,3 +86,22 @@ def train_short_eval_long(
         results.append(result)
         models[kind] = model
     return results, models
+
+
+def unclipped_copy(model: TransformerLM, length: int) -> TransformerLM:
+    """A copy of a relative-bias model whose table covers every offset up to length - 1 without clipping: the trained
+    offsets keep their values, the others get 0 (what an unclipped table keeps for offsets it never saw in training)."""
+    from copy import deepcopy
+
+    from utils.positional import RelativePositionBias
+
+    copy = deepcopy(model)
+    old = copy.relative_bias
+    if old is None or length < old.max_distance:
+        raise ValueError(f"need a relative-bias model and a length of at least its max_distance, got {length}")
+    new = RelativePositionBias(old.n_heads, length).to(old.bias.weight.device)
+    with torch.no_grad():
+        new.bias.weight.zero_()
+        new.bias.weight[length - old.max_distance: length + old.max_distance - 1] = old.bias.weight  # offsets -(D-1)..D-1
+    copy.relative_bias = new
+    return copy

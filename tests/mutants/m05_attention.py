@@ -31,7 +31,7 @@ MUTANTS = [
            edits=[Edit(cell=VARIANCE, old="q = torch.randn(n_queries, width) + QK_MEAN  # (N, d_k)",
                        new="q = torch.randn(n_queries, width) / math.sqrt(width) + QK_MEAN  # (N, d_k)")]),
     Mutant(name="unscaled_run_is_scaled", removes="the missing scale: the 'unscaled' run divides by sqrt(d_k) too",
-           target=SCALE_SHOW, message=r"unscaled attention at a large d_k should stall",
+           target=SCALE_SHOW, message=r"unscaled attention at a large d_k should stall|variance of the unscaled scores",
            edits=[Edit(cell=SCALE_SHOW, old="n_head=1, scale=scale,", new="n_head=1, scale=True,")],
            skip=[VARIANCE, VARIANCE_SHOW]),
     # ---- heads attend differently (section 8)
@@ -82,6 +82,19 @@ with torch.no_grad():
            edits=[Edit(cell=CAN_SHOW, old="batch_sampler(word_ids, 32, 24,",
                        new="batch_sampler(word_ids[torch.randperm(len(word_ids))], 32, 24,")],
            skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW, HEADS_SHOW, GRAM, TIED_SHOW, CAN_WIDGET_CHECK]),
+    # ---- the second red team's survivors (stop 38), mended in the shows
+    Mutant(name="model_scales_by_d_k", removes="the right scale: the model divides the scores by d_k instead of sqrt(d_k)",
+           target=SCALE_SHOW, message=r"variance of the scaled scores",
+           patches=[Patch(before=SCALE_SHOW, code=(
+               "import types, utils.attention_lm as _m\n"
+               "_m.math = types.SimpleNamespace(sqrt=lambda x: x)\n"
+               "print('PATCH model_scales_by_d_k active')\n"))],
+           skip=[VARIANCE, VARIANCE_SHOW]),
+    Mutant(name="trained_heads_are_the_control", removes="reading the text: the 'trained' heads are those of the model trained on shuffled characters",
+           target=HEADS_SHOW, message=r"trained on the text",
+           edits=[Edit(cell=HEADS_SHOW, old='(("trained", model), ("shuffled text", shuffled_model)',
+                       new='(("trained", shuffled_model), ("shuffled text", shuffled_model)')],
+           skip=[VARIANCE, VARIANCE_SHOW, SCALE_SHOW]),
 ]
 
 

@@ -69,6 +69,25 @@ MUTANTS = [
                "    return cos[at], sin[at]\n"
                "_explorer.rotary_offset_scores = functools.partial(_explorer.rotary_offset_scores, cos_sin=_squared)\n"))],
            skip=[*BEFORE_EXTRAPOLATION, EXTRAPOLATION_SHOW]),
+    # ---- the second red team's survivors (stop 38), mended in the show
+    Mutant(name="relative_unclipped", removes="the clipping: the relative table covers offsets up to 4x the training length (unseen offsets keep bias 0)",
+           target=EXTRAPOLATION_SHOW, message=r"relative",
+           patches=[Patch(before=EXTRAPOLATE, code=(
+               "import utils.transformer as _t, utils.positional as _P\n"
+               "_t.RelativePositionBias = lambda n_heads, max_distance: _P.RelativePositionBias(n_heads, 4 * max_distance)\n"
+               "print('PATCH relative_unclipped active')\n"))],
+           skip=BEFORE_EXTRAPOLATION),
+    Mutant(name="relative_bias_frozen", removes="the relative mechanism: the bias table is never trained (stays 0), so 'relative' is a model without positions",
+           target=EXTRAPOLATION_SHOW, message=r"relative",
+           patches=[Patch(before=EXTRAPOLATE, code=(
+               "import utils.transformer as _t, utils.positional as _P\n"
+               "def _frozen(n_heads, max_distance):\n"
+               "    module = _P.RelativePositionBias(n_heads, max_distance)\n"
+               "    module.bias.weight.requires_grad_(False)\n"
+               "    return module\n"
+               "_t.RelativePositionBias = _frozen\n"
+               "print('PATCH relative_bias_frozen active')\n"))],
+           skip=BEFORE_EXTRAPOLATION),
 ]
 
 

@@ -6,20 +6,25 @@ NOTEBOOK = "05_attention.ipynb"
 
 _ATT = ("def my_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,\n"
         "                 mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:\n")
-_MASK = "def my_causal_mask(T: int) -> torch.Tensor:\n"
+_HEAD = "def previous_token_head(T: int) -> tuple[torch.Tensor, torch.Tensor]:\n"
+
+
+def _head(w_q: str, w_k: str, prelude: str = "") -> str:
+    """A previous_token_head answer whose W_Q and W_K are the given expressions (T, T)."""
+    return _HEAD + prelude + "    shift = torch.zeros(T, T)\n    shift[1:, :-1] = torch.eye(T - 1)  # row i -> column i - 1\n" \
+        f"    return {w_q}, {w_k}"
 _MERGE_OK = ("\n\ndef my_merge_heads(x: torch.Tensor) -> torch.Tensor:\n"
              "    B, H, T, Dh = x.shape\n    return x.transpose(1, 2).reshape(B, T, H * Dh)\n")
 _SPLIT_OK = ("def my_split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:\n"
              "    B, T, D = x.shape\n    return x.view(B, T, n_heads, D // n_heads).transpose(1, 2)\n\n\n")
-_TIED = "def tied_previous_token_model(seed: int = 0) -> OneLayerAttentionLM:\n"
+_TIED = "def tied_previous_token_model(batches, seed: int = 0) -> OneLayerAttentionLM:\n"
 
 
-def _tied_loop(config: str, steps: int = 150, extra: str = "") -> str:
-    """A tied-model solution with the given config source and training steps."""
-    return (_TIED + "    generator = set_seed(seed)\n"
+def _tied_loop(config: str, steps: int = 150, extra: str = "", lr: str = "1e-2") -> str:
+    """A tied-model solution with the given config source, training steps and learning rate."""
+    return (_TIED + "    set_seed(seed)\n"
             f"    model = OneLayerAttentionLM(AttentionLMConfig({config}))\n"
-            "    batches = previous_token_batches(16, 16, 32, generator)\n"
-            "    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)\n"
+            f"    optimizer = torch.optim.AdamW(model.parameters(), lr={lr})\n"
             f"    for _ in range({steps}):\n        x, y = batches()\n        loss = model.loss(x, y)\n"
             f"        optimizer.zero_grad()\n        loss.backward()\n{extra}"
             "    return model")
@@ -49,20 +54,16 @@ WRONG = {
                                         "    if mask is not None:\n        scores = scores + mask\n"
                                         "    weights = torch.softmax(scores, dim=-1)\n    return weights @ v, weights"),
     ],
-    "ex2_causal_mask": [
-        Wrong("diagonal_hidden", _MASK + "    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(0), float('-inf'))",
-              visible=r"entries on and below the diagonal must be 0"),
-        Wrong("transposed", _MASK + "    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).tril(-1), float('-inf'))",
-              visible=r"entries on and below the diagonal must be 0"),
-        Wrong("large_negative", _MASK + "    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), -1e9)",
-              visible=r"-1e9 is not -inf"),
-        Wrong("bool_mask", _MASK + "    return torch.ones(T, T, dtype=torch.bool).triu(1)",
-              visible=r"must be a float tensor"),
-        Wrong("first_row_only", _MASK + "    mask = torch.zeros(T, T)\n    mask[0, 1:] = float('-inf')\n    return mask",
-              visible=r"entries above the diagonal must be -inf"),
-        Wrong("double_precision", _MASK + "    return torch.zeros(T, T, dtype=torch.float64).masked_fill("
-                                          "torch.ones(T, T, dtype=torch.bool).triu(1), float('-inf'))",
-              visible=r"must be a float tensor \(torch\.float32\)"),
+    "ex2_previous_token_head": [
+        Wrong("tied", _head("math.sqrt(T) * math.log(100 * T) * shift", "math.sqrt(T) * math.log(100 * T) * shift"),
+              visible=r"below 0\.9"),
+        Wrong("too_weak", _head("shift", "torch.eye(T)"), visible=r"below 0\.9"),
+        Wrong("fixed_strength", _head("math.sqrt(T) * 5.0 * shift", "torch.eye(T)"), visible=r"at T = 64 .*below 0\.9"),
+        Wrong("shift_the_wrong_way", _head("math.sqrt(T) * math.log(100 * T) * shift.T", "torch.eye(T)"),
+              visible=r"below 0\.9"),
+        Wrong("scale_forgotten", _head("math.log(100 * T) * shift", "torch.eye(T)"), visible=r"below 0\.9"),
+        Wrong("wrong_shape", _head("math.sqrt(T) * math.log(100 * T) * shift[:, :-1]", "torch.eye(T)"),
+              visible=r"must both have shape"),
     ],
     "ex3_split_merge": [
         Wrong("view_without_transpose", "def my_split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:\n"
@@ -81,11 +82,15 @@ WRONG = {
         Wrong("untied", _tied_loop("16, d_model=32, n_head=1, residual=False", extra="        optimizer.step()\n"),
               visible=r"keep W_K = W_Q"),
         Wrong("section_9_config", _tied_loop("16, d_model=32, n_head=1, tie_qk=True, residual=False",
-                                             extra="        optimizer.step()\n")),
+                                             extra="        optimizer.step()\n"), visible=r"below the target of 90%"),
+        Wrong("over_the_parameter_budget", _tied_loop("16, d_model=64, n_head=1, tie_qk=True, residual=True",
+                                                      extra="        optimizer.step()\n"), visible=r"over the budget of 4,200"),
+        Wrong("over_the_batch_budget", _tied_loop("16, d_model=32, n_head=1, tie_qk=True, residual=True", steps=300,
+                                                  extra="        optimizer.step()\n"), visible=r"the budget is 150 batches"),
         Wrong("no_optimizer_step", _tied_loop("16, d_model=32, n_head=1, tie_qk=True, residual=True", steps=150)),
         Wrong("two_heads_no_residual", _tied_loop("16, d_model=32, n_head=2, tie_qk=True, residual=False", steps=150,
                                                   extra="        optimizer.step()\n")),
-        Wrong("wrong_vocabulary", _tied_loop("32, d_model=32, n_head=2, tie_qk=True, residual=True", steps=10,
+        Wrong("wrong_vocabulary", _tied_loop("32, d_model=16, n_head=2, tie_qk=True, residual=True", steps=10,
                                              extra="        optimizer.step()\n"),
               visible=r"vocab_size=16"),
     ],
@@ -112,15 +117,15 @@ DELEGATIONS = {
                    "    return weights @ v, weights",
                    denied="utils.attention.attention_weights"),
     ],
-    "ex2_causal_mask": [
-        Delegation("direct", "from utils.attention import causal_mask\n\n\n" + _MASK + "    return causal_mask(T)",
-                   denied="utils.attention.causal_mask"),
-        Delegation("torch_equivalent", _MASK + "    return torch.nn.Transformer.generate_square_subsequent_mask(T)",
-                   denied="torch.nn.Transformer.generate_square_subsequent_mask"),
-        Delegation("copied_function", _MASK + "    return _mask_copy(T)",
-                   before="import types\nimport utils.attention\n\n_f = utils.attention.causal_mask\n"
-                          "_mask_copy = types.FunctionType(_f.__code__, _f.__globals__, 'mine', _f.__defaults__)",
-                   denied="utils.attention.causal_mask"),
+    "ex2_previous_token_head": [
+        Delegation("direct", "from utils.attention_lm import previous_token_projections\n\n\n" + _HEAD +
+                   "    return previous_token_projections(T)", denied="utils.attention_lm.previous_token_projections"),
+        Delegation("module_attribute", "import utils.attention_lm as alm\n\n\n" + _HEAD +
+                   "    return alm.previous_token_projections(T)", denied="utils.attention_lm.previous_token_projections"),
+        Delegation("copied_function", _HEAD + "    return _head_copy(T)",
+                   before="import types\nimport utils.attention_lm\n\n_f = utils.attention_lm.previous_token_projections\n"
+                          "_head_copy = types.FunctionType(_f.__code__, _f.__globals__, 'mine', _f.__defaults__)",
+                   denied="utils.attention_lm.previous_token_projections"),
     ],
     "ex3_split_merge": [
         Delegation("module_methods", "from utils.attention import MultiHeadAttention\n\n\n"
@@ -131,13 +136,13 @@ DELEGATIONS = {
                    denied="utils.attention.MultiHeadAttention.split_heads"),
     ],
     "ex4_tied_previous_token": [
-        Delegation("package_trainer", _TIED + "    model, _ = train_previous_token(AttentionLMConfig(16, d_model=32, n_head=2, "
-                   "tie_qk=True), 150, 16, seed=seed)\n    return model",
+        Delegation("package_trainer", _TIED + "    model, _ = train_previous_token(AttentionLMConfig(16, d_model=32, n_head=1, "
+                   "tie_qk=True), 150, 16, lr=1e-2, seed=seed)\n    return model",
                    denied="utils.attention_lm.train_previous_token"),
         Delegation("shared_loop", "from utils.training import TrainConfig\nfrom utils import training\n\n\n" + _TIED +
-                   "    generator = set_seed(seed)\n"
+                   "    set_seed(seed)\n"
                    "    model = OneLayerAttentionLM(AttentionLMConfig(16, d_model=32, n_head=1, tie_qk=True, residual=True))\n"
-                   "    training.train(model, previous_token_batches(16, 16, 32, generator),\n"
+                   "    training.train(model, batches,\n"
                    "                   TrainConfig(steps=150, lr=1e-2, warmup_steps=0, schedule='constant', progress=False))\n"
                    "    return model",
                    denied="utils.training.train"),
