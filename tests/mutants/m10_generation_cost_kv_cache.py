@@ -129,6 +129,26 @@ rnn.cell.step = lambda projected_x, h: _cell_step(projected_x, _torch.zeros_like
            patches=[Patch(before=KV_HEADS, code="KV_STEPS = 40\n")], skip=_others(KV_HEADS)),
 ]
 
+# The second red team's four survivors (stop 38), re-created here and killed after the shows were mended (slow tier).
+from tests.mutants.redteam2.r10 import NEVER_USED, QUERY_HEAD_CACHE, TOKEN_BY_TOKEN  # noqa: E402
+
+MUTANTS += [
+    Mutant(name="generation_cache_never_used", removes="the cache itself: use_kv_cache ignored, every step re-runs the history",
+           target=GENERATE, message=r"the cache is not used", patches=[Patch(before=GENERATE, code=NEVER_USED)],
+           skip=_others()),
+    Mutant(name="training_transformer_token_by_token",
+           removes="parallel positions: the Transformer's forward runs one position at a time through its cache",
+           target=TRAIN, message=r"positions in one call of each block",
+           patches=[Patch(before=TRAIN, code=TOKEN_BY_TOKEN)], skip=[LAYER, GENERATE, POSITIONS, DEPTH, *_others(TRAIN)]),
+    Mutant(name="memory_stores_query_heads",
+           removes="fewer KV heads in the cache: keys and values repeated to every query head before they are cached",
+           target=MEMORY, message=r"one key and one value per KV head",
+           patches=[Patch(before=MEMORY, code=QUERY_HEAD_CACHE)], skip=[LAYER, GENERATE, POSITIONS, DEPTH, *_others(MEMORY)]),
+    Mutant(name="beam_cache_never_used", removes="the cache: the 'cached' beam search re-runs every beam's history",
+           target=BEAM, message=r"read the prompt once, then one new position", patches=[Patch(before=BEAM, code=NEVER_USED)],
+           skip=[POSITIONS, DEPTH, *_others(BEAM)]),
+]
+
 
 from tests.mutants.redteam2 import adopted  # noqa: E402
 

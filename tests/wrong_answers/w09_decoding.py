@@ -1,6 +1,6 @@
 """Wrong answers and delegations for notebook 09's exercises."""
 
-from tests.wrong_answers.spec import Delegation, Wrong
+from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 NOTEBOOK = "09_decoding.ipynb"
 
@@ -108,6 +108,14 @@ WRONG = {
                 "            break\n" + _GNMT),  # explores more than `width` paths: only the hidden test sees it
         Wrong("always_greedy", _BEAM_HEAD.replace("    alive, finished", "    width = 1\n    alive, finished") + _BEAM_LOOP + _GNMT,
               visible=r"width 2 on the trap should return|width 3 returned \(1, 1, 1, 1\)|width 3 should find the optimum"),
+        Wrong("forgets_running_score", _BEAM_HEAD.replace(
+            "        totals = torch.tensor([score for _, score in alive])[:, None] + next_log_probs(histories)\n",
+            "        step_lp = next_log_probs(histories)\n        base = torch.tensor([score for _, score in alive])\n"
+            "        totals = step_lp  # ranked by the new token's log p alone\n")
+              + _BEAM_LOOP.replace("            tokens = alive[index // V][0] + (index % V,)\n",
+                                   "            tokens = alive[index // V][0] + (index % V,)\n"
+                                   "            value = float(base[index // V] + step_lp.flatten()[index])\n") + _GNMT,
+              visible=r"ranked the candidates by the new token's log p alone"),
         Wrong("stop_stays_in_beam", _BEAM_HEAD + _BEAM_LOOP.replace("            if index % V == stop_id:\n", "            if False:\n")
               + _GNMT, visible=r"alpha = 0 with stop_id = 0"),
     ],
@@ -183,5 +191,16 @@ DELEGATIONS = {
                    + "    probs = sampling.next_token_probs(logits, 0.9, top_p=0.9)\n"
                      "    return int(torch.multinomial(probs, 1, generator=generator))",
                    denied="utils.sampling.next_token_probs"),
+    ],
+}
+
+RIGHT = {  # other correct answers: they must earn full marks
+    "ex4_beam_search": [
+        Right("ties_broken_the_other_way", _BEAM_HEAD.replace(
+            "        values, flat = torch.sort(totals.flatten(), descending=True)\n",
+            "        flat_totals = totals.flatten().flip(0)\n"
+            "        values, flat = torch.sort(flat_totals, descending=True, stable=True)\n"
+            "        flat = flat_totals.numel() - 1 - flat  # equal scores: the later (beam, token) pair first\n")
+              + _BEAM_LOOP + _GNMT),
     ],
 }

@@ -51,13 +51,9 @@ MUTANTS = [
     Mutant("t_untrained_model", "the trained model: an untrained Transformer's logits are nearly flat at T = 1",
            "27cb18aa", ".", patches=[Patch("27cb18aa", UNTRAINED)]),
     Mutant("t_multiplies", "division by T: logits multiplied by T (package and cell alike), so T sharpens instead of flattening",
-           "27cb18aa", ".", patches=[Patch("27cb18aa", MULTIPLY_PKG)],
-           edits=[Edit("27cb18aa", "torch.softmax((logits - logits.max()) / T, dim=-1)",
-                       "torch.softmax((logits - logits.max()) * T, dim=-1)")]),
+           "27cb18aa", ".", patches=[Patch("27cb18aa", MULTIPLY_PKG)]),
     Mutant("t_clamped", "the range of T: temperature clamped to [0.5, 2] for 'safety' (package and cell alike)",
-           "27cb18aa", ".", patches=[Patch("27cb18aa", CLAMP_PKG)],
-           edits=[Edit("27cb18aa", "torch.softmax((logits - logits.max()) / T, dim=-1)",
-                       "torch.softmax((logits - logits.max()) / min(max(T, 0.5), 2.0), dim=-1)")]),
+           "27cb18aa", ".", patches=[Patch("27cb18aa", CLAMP_PKG)]),
     # ---- beam_trap beam_search_beats_greedy
     Mutant("trap_no_score_accumulation", "summed log p: beam candidates ranked by the new token's log p alone",
            "beam_trap", ".", patches=[Patch("beam_trap", NO_SCORE)]),
@@ -101,8 +97,8 @@ print('MUTANT ACTIVE: worst first')
            patches=[Patch("sample_entropy", src_patch("utils.sampling", "sample_next", [
                ("probs = next_token_probs(logits, temperature, top_k, top_p)", "probs = next_token_probs(logits, 1.0, top_k, top_p)")]))]),
     Mutant("ent_scored_at_sampling_temperature", "scoring at T = 1: samples scored under the tempered distribution they came from",
-           "sample_entropy", ".", edits=[Edit("sample_entropy", "F.log_softmax(transformer(out[:, :-1]).double(), dim=-1)",
-                                              "F.log_softmax(transformer(out[:, :-1]).double() / temperature, dim=-1)")]),
+           "sample_entropy", ".", edits=[Edit("sample_entropy", "log_p, log_q = F.log_softmax(scores, dim=-1),",
+                                              "log_p, log_q = F.log_softmax(scores / temperature, dim=-1),")]),
     Mutant("ent_sampler_truncates_tail", "drawing from the model's full distribution: a default top-p 0.95 cuts the tail",
            "sample_entropy", ".", patches=[Patch("sample_entropy", src_patch("utils.sampling", "next_token_probs", [
                ("if top_p is not None:", "if True:"),
