@@ -79,6 +79,12 @@ def masked_batch_statistics(x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.
     return real.mean(dim=0), real.var(dim=0, unbiased=False)
 
 
+def masked_batch_norm(x: torch.Tensor, mask: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
+    """BatchNorm over the real tokens only: x (B, T, C), mask (B, T) True at real tokens -> (B, T, C), 0 at padding."""
+    mean, variance = masked_batch_statistics(x, mask)  # (C,), (C,)
+    return (x - mean) / torch.sqrt(variance + eps) * mask.to(x.dtype).unsqueeze(-1)  # (B, T, C)
+
+
 @torch.no_grad()
 def train_eval_gap(norm: nn.Module, x: torch.Tensor, warmup_batches: Sequence[torch.Tensor] = ()) -> float:
     """Largest difference between a norm layer's output on x (B, T, C) in train mode and in eval mode.

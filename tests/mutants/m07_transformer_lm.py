@@ -88,9 +88,35 @@ MUTANTS = [
                        new="BASELINE_BUDGET = (lm_train_config.steps // 4, recipe.batch_size)")],
            skip=BEFORE_TABLE),
     Mutant(name="baselines_keep_worse_rate", removes="the learning-rate choice: each baseline keeps its worse rate",
-           target=TABLE_SHOW, message=r"fixed-window MLP .* beats the Transformer",
+           target=TABLE_SHOW,  # the realness check of the baselines (a weaker RNN) may fail first
+           message=r"fixed-window MLP .* beats the Transformer|baseline should beat the unigram model by at least",
            edits=[Edit(cell=TABLE, old="_, lr, model, tokens = min(fitted", new="_, lr, model, tokens = max(fitted")],
            skip=BEFORE_TABLE),
+]
+
+# The second red team's survivors (stop 38), mended: the baselines must be real, and the LayerNorm shows tell per-token
+# normalisation from a BatchNorm that leaves out the padding or keeps no running statistics.
+MUTANTS += [
+    Mutant(name="rnn_gru_four_hidden_units", removes="real recurrent baselines: the RNN and the GRU get 4 hidden units (red team 2)",
+           target=TABLE_SHOW, message=r"baseline should beat the unigram model by at least",
+           edits=[Edit(cell=TABLE, old='RNNConfig(V, d_embed=32, d_hidden=128, cell="tanh")',
+                       new='RNNConfig(V, d_embed=32, d_hidden=4, cell="tanh")'),
+                  Edit(cell=TABLE, old='RNNConfig(V, d_embed=32, d_hidden=128, cell="gru")',
+                       new='RNNConfig(V, d_embed=32, d_hidden=4, cell="gru")')],
+           skip=BEFORE_TABLE),
+    Mutant(name="layernorm_is_real_token_batchnorm",
+           removes="per-token normalisation: the 'LayerNorm' curve is a BatchNorm over the real tokens (red team 2)",
+           target=PADDING_SHOW, message=r"LayerNorm normalises each token by itself",
+           edits=[Edit(cell=PADDING_SHOW, old="return F.layer_norm(batch, (8,))[0, :6]",
+                       new="mean, variance = masked_batch_statistics(batch, real)\n"
+                           "        return ((batch - mean) / torch.sqrt(variance + 1e-5))[0, :6]")],
+           skip=BEFORE_NORMS),
+    Mutant(name="layernorm_is_batchnorm_without_running_stats",
+           removes="per-token normalisation: the 'LayerNorm' is a BatchNorm without running statistics (red team 2)",
+           target=MISMATCH_SHOW, message=r"LayerNorm normalises each token by itself",
+           edits=[Edit(cell=MISMATCH_SHOW, old='"LayerNorm": nn.LayerNorm(8)}',
+                       new='"LayerNorm": nn.BatchNorm1d(8, track_running_stats=False)}')],
+           skip=BEFORE_NORMS + [PADDING_SHOW, PADDING_MEANS, TINY]),
 ]
 
 

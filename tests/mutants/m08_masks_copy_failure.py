@@ -230,6 +230,38 @@ MUTANTS = [
            patches=[WIDGET_COPIER_UNTRAINED], skip=LATER_THAN_GRID),
 ]
 
+# The second red team's survivors (stop 38), mended: the garbage cell measures its samples, the judge is asserted to be
+# neither model (grid and widget), and the widget's samples are checked to be the new prefix's.
+MUTANTS += [
+    Mutant(name="generation_samples_from_masked_model",
+           removes="the copier's samples: the 'unmasked' samples shown are written by the masked model (red team 2)",
+           target=GENERATION, message=r"samples should be garbage: the judge should score them",
+           edits=[Edit(cell=GENERATION, old="sample_continuations(model, prefix,", new='sample_continuations(models["masked"], prefix,')],
+           skip=LATER_THAN_MEASURE + [AGREEMENT]),
+    Mutant(name="grid_masked_model_as_judge", removes="a referee that is neither model: the masked Transformer judges (red team 2)",
+           target=GRID, message=r"judge must be neither Transformer",
+           edits=[Edit(cell=GRID, old="judge = fit_judge(dataset, n=JUDGE_ORDER)", new='judge = models["masked"]')],
+           skip=LATER_THAN_GRID),
+    Mutant(name="widget_masked_model_as_judge", removes="a referee that is neither model: the widget's judge is the masked Transformer (red team 2)",
+           target=WIDGET_CHECK, message=r"widget's judge must be neither Transformer",
+           patches=[Patch(before=WIDGET, code='judge = models["masked"]  # the judge is one of the two players\n')],
+           skip=LATER_THAN_GRID),
+    Mutant(name="widget_stale_samples",
+           removes="fresh samples: a new prefix updates the maps, but the samples and their NLL stay the old prefix's (red team 2)",
+           target=WIDGET_CHECK, message=r"samples of cell .* should be new ones",
+           patches=[Patch(before=WIDGET, code=(
+               "import utils.widgets.mask as _wm\n"
+               "_orig_show = _wm.MaskGridWidget.show\n"
+               "def _stale_show(self, prefix):\n"
+               "    old = dict(self.texts) if self.texts else None\n"
+               "    out = _orig_show(self, prefix)\n"
+               "    if old and old.get('done'):\n"
+               "        self.texts = old\n"
+               "    return out\n"
+               "_wm.MaskGridWidget.show = _stale_show\n"))],
+           skip=LATER_THAN_GRID),
+]
+
 
 from tests.mutants.redteam2 import adopted  # noqa: E402
 

@@ -92,5 +92,8 @@ DELEGATIONS = {
                    "    mean, var = masked_batch_statistics(x, mask)\n"
                    "    return (x - mean) / torch.sqrt(var + eps) * mask.to(x.dtype).unsqueeze(-1)",
                    denied="utils.norm_demo.masked_batch_statistics"),
+        Delegation("package_masked_batch_norm", "import utils.norm_demo as _nd\n\n\n" + _BN +
+                   "    return _nd.masked_batch_norm(x, mask, eps)",
+                   denied="utils.norm_demo.masked_batch_norm"),
     ],
 }
