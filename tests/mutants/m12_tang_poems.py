@@ -113,6 +113,19 @@ MUTANTS = [
     Mutant(name="period_samples_made_to_rhyme", removes="the samples' own line 4: its last character copied from line 2",
            target="pingshui_show12", message=r"should rhyme about as often as random pairs",
            patches=[Patch(before="pingshui_run12", code=_LINE4_RHYMES_WITH_LINE2)], skip=[*_SOUND_CONTEXT, "sound_show12"]),
+    # the second red team's survivors (2026-12-05), re-created and killed by the band probe and the bigram check
+    Mutant(name="families_control_not_banded", removes="the band: the 'banded' control reads the whole poem (reach 32)",
+           target="families_show12", message=r"banded control's logits with its own and with another poem's",
+           edits=[Edit(cell="train12", old="tie_weights=True), reach=REACH),", new="tie_weights=True), reach=32),")],
+           skip=["zipf12", "bytes_run12"]),
+    Mutant(name="form_control_not_banded", removes="the band: the 'banded' control of the form show reads the whole poem",
+           target="form_show12", message=r"banded control's logits with its own and with another poem's",
+           edits=[Edit(cell="train12", old="tie_weights=True), reach=REACH),", new="tie_weights=True), reach=32),")],
+           skip=["zipf12", "bytes_run12", "families_show12", *_CONTEXT]),
+    Mutant(name="form_baseline_is_five_gram", removes="the bigram baseline: the form show's 'bigram' is the 5-gram",
+           target="form_show12", message=r"baseline should be the bigram",
+           edits=[Edit(cell="triangle_run12", old="if n == 2:", new="if n == MAX_ORDER:")],
+           skip=["zipf12", "bytes_run12", "families_show12", *_CONTEXT]),
 ]
 
 

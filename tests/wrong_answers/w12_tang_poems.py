@@ -46,12 +46,18 @@ WRONG = {
                                            "else period_id if written in (11, 23) else None\n")),
     ],
     "ex3_poem_model": [
-        Wrong("kn_bigram", "poem_model = NGramLM.fit(dataset.train, V, n=2, smoothing='kneser_ney', boundary_id=BOUNDARY)"),
+        Wrong("kn_five_gram", "poem_model = NGramLM.fit(dataset.train, V, n=5, smoothing='kneser_ney', discount=0.9, "
+              "boundary_id=BOUNDARY)", visible=r"poem_model stores [\d,]+ bytes, the budget is below"),
+        Wrong("kn_bigram", "poem_model = NGramLM.fit(dataset.train, V, n=2, smoothing='kneser_ney', boundary_id=BOUNDARY)",
+              visible=r"the budget is below"),
         Wrong("add_one_trigram", "poem_model = NGramLM.fit(dataset.train, V, n=3, smoothing='add_k', k=1.0, boundary_id=BOUNDARY)"),
         Wrong("mle_fourgram", "poem_model = NGramLM.fit(dataset.train, V, n=4, smoothing='mle', boundary_id=BOUNDARY)",
               visible=r"the perplexity is not finite"),
-        Wrong("untrained_transformer", "torch.manual_seed(0)\npoem_model = TransformerLM(TransformerConfig(V, context_length=32, "
-              "n_layer=1, n_head=2, d_model=32)).eval()"),
+        Wrong("untrained_small_transformer", "torch.manual_seed(0)\npoem_model = TransformerLM(TransformerConfig(V, "
+              "context_length=32, n_layer=2, n_head=4, d_model=32, tie_weights=True)).eval()",
+              visible=r"the target below"),
+        Wrong("unigram", "poem_model = NGramLM.fit(dataset.train, V, n=1, smoothing='kneser_ney', boundary_id=BOUNDARY)",
+              visible=r"the target below"),
     ],
 }
 
@@ -70,11 +76,14 @@ DELEGATIONS = {
                    before="from utils.tang import constrain_to_form\n_ref = constrain_to_form", denied="utils.tang.constrain_to_form"),
     ],
     "ex3_poem_model": [
-        Delegation("saved_checkpoint", "poem_model = load_checkpoint(_saved)[0]",
+        Delegation("saved_checkpoint", "poem_model = load_checkpoint(_saved)[0].to(device).eval()",
                    before="from utils.checkpoint import load_checkpoint, save_checkpoint\nimport tempfile, os\n"
-                          "_saved = os.path.join(tempfile.mkdtemp(), 'poems.pt')\n"
-                          "save_checkpoint(_saved, NGramLM.fit(dataset.train, V, n=5, smoothing='kneser_ney', discount=0.9, "
-                          "boundary_id=BOUNDARY))",
+                          "_saved = os.path.join(tempfile.mkdtemp(), 'poems.pt')\ntorch.manual_seed(SEED)\n"
+                          "_small = TransformerLM(TransformerConfig(V, context_length=32, n_layer=2, n_head=4, d_model=32, "
+                          "positional='learned', tie_weights=True)).to(device)\n"
+                          "train(_small, batch_sampler(dataset.train, BATCH, boundary_id=BOUNDARY, "
+                          "generator=torch.Generator().manual_seed(SEED)), TrainConfig(steps=300, lr=1e-2, warmup_steps=30, "
+                          "eval_every=301))\nsave_checkpoint(_saved, _small)",
                    denied="utils.checkpoint.load_checkpoint"),
     ],
 }
