@@ -132,3 +132,7 @@ MUTANTS = [
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("12")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam3.r12 import MUTANTS as _REDTEAM3  # noqa: E402
+
+MUTANTS += _REDTEAM3  # a red team's mutants of the poem-sound shows, 2026-12-06 (slow tier)
