@@ -51,6 +51,32 @@ MUTANTS = [
     Mutant(name="positions_scrambled", removes="the order of the positions in the per-position curves", target=CONTEXT,
            message=r"within the window the Transformer should use its context",
            patches=[Patch(before=CONTEXT, code=_SCRAMBLED)]),
+    # the second red team's four survivors (stop 38), re-created and killed after mending (slow tier)
+    Mutant(name="kneser_ney_counted_on_whole_split",
+           removes="the budget of the equal-budget Kneser-Ney (it is counted on the whole split at every N)", target=LEAD,
+           message=r"should hold more n-grams and do better as N grows",
+           edits=[Edit(LEAD, "NGramLM.fit(dataset.train[:min(n, split_tokens)],", "NGramLM.fit(dataset.train,")]),
+    Mutant(name="windows_differ_per_model",
+           removes="the same windows in the same order (each model's generator is seeded by its size)", target=LEAD,
+           message=r"same windows in the same order",
+           edits=[Edit(RECIPE, "windows = torch.Generator().manual_seed(seed)",
+                       "windows = torch.Generator().manual_seed(seed + model.num_parameters())")]),
+    Mutant(name="control_reads_four_tokens",
+           removes="the control's window (the trained banded Transformer reads 4 tokens, not the claimed 8)", target=CONTEXT,
+           message=r"exactly the last 8 tokens",
+           patches=[Patch(before=TABLE, code=(
+               "_make_model = make_model\n"
+               "def make_model(family, seed):\n"
+               "    if family == 'banded':\n"
+               "        torch.manual_seed(seed)\n"
+               "        return BandedTransformer(_make_model('transformer', seed).config, reach=4)\n"
+               "    return _make_model(family, seed)\n"))],
+           skip=[LEAD]),
+    Mutant(name="fall_measured_from_position_zero",
+           removes="the start of the measured fall at the window (it starts at position 0: the in-window fall leaks in)",
+           target=CONTEXT, message=r"measurement should see no fall|curve should be flat beyond the window",
+           edits=[Edit(CONTEXT, "return loss[:, WINDOW : 2 * WINDOW].mean(dim=1)", "return loss[:, : 2 * WINDOW].mean(dim=1)")],
+           skip=[LEAD]),
 ]
 
 

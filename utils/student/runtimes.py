@@ -58,8 +58,10 @@ def load_recorded(folder: Path = RECORDED_DIR) -> dict[str, dict]:
 
 
 def uses_model_cache(notebook: nbformat.NotebookNode) -> bool:
-    """True when the notebook trains models into the checkpoint cache (utils.zoo) on its first run."""
-    return any(c.cell_type == "code" and "load_or_train" in c.source for c in notebook.cells)
+    """True when the notebook trains models into the checkpoint cache (utils.zoo) on its first run: a code line that
+    calls `load_or_train` (a comment naming it, such as an exercise's deny-list, does not count)."""
+    return any(c.cell_type == "code" and any("load_or_train" in line and not line.lstrip().startswith("#")
+                                             for line in c.source.splitlines()) for c in notebook.cells)
 
 
 def run_times(notebooks_dir: Path = ROOT / "notebooks", folder: Path = RECORDED_DIR) -> dict[str, RunTime]:
