@@ -107,8 +107,10 @@ print('MUTANT ACTIVE: worst first')
            patches=[Patch("sample_entropy", src_patch("utils.sampling", "sample_next", [
                ("probs = next_token_probs(logits, temperature, top_k, top_p)",
                 "probs = next_token_probs(logits, 0.9 if temperature == 1.0 else temperature, top_k, top_p)")]))]),
+    # aimed at sample_entropy; since the compare show (193081ff) asserts its reference sampler is T = 1 (2026-12-05), it
+    # is killed there, before it reaches sample_entropy: re-targeted at the show that kills it (2026-12-06)
     Mutant("ent_table_sampler_cold", "T = 1 sampling: the table's reference sampler runs at T = 0.5 (cmp_sampler_cold, aimed at the next show)",
-           "sample_entropy", ".", edits=[Edit("8b1c97ff", 'DecodingMethod("sample T=1")', 'DecodingMethod("sample T=1", temperature=0.5)')]),
+           "193081ff", "the reference sampler must draw from the model's own distribution", edits=[Edit("8b1c97ff", 'DecodingMethod("sample T=1")', 'DecodingMethod("sample T=1", temperature=0.5)')]),
 ]
 
 
