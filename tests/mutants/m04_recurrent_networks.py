@@ -74,16 +74,7 @@ MUTANTS += [
 
 
 # The second red team's five survivors (stop 38), re-created here and killed by the controls added since.
-POSITION_WISE = """
-class _PositionWise(torch.nn.Module):
-    # A layer with an RNN's interface whose positions are independent: tanh(W x_t + b), no state.
-    def __init__(self, width):
-        super().__init__()
-        self.linear = torch.nn.Linear(width, width)
-
-    def forward(self, x):
-        return torch.tanh(self.linear(x)), None
-"""
+from tests.mutants.redteam2.r04 import POSITIONWISE as POSITION_WISE  # noqa: E402  (the red team's own definition)
 MUTANTS += [
     Mutant(name="tbptt_eval_resets_state", removes="the carried state at evaluation: the carrying model is scored with its state reset",
            target=TBPTT, message=r"use its carried state",
