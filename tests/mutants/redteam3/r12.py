@@ -13,7 +13,7 @@ _MESSAGES = {
     "s_random_pair_same_poem": "the control should pair the lines at random",
     "s_random_pair_unshuffled": "the control should pair the lines at random",
     "s_level_oblique_swapped": "line ends should be level far more often than a free place",
-    "s_tone_control_same_place": "line ends should be level far more often than a free place",
+    "s_tone_control_same_place": "line ends should be level far more often than a free place|a place the form leaves free",
     "s_rhyme_by_first_character": "the proxy should hear the training poems rhyme far above random pairs",
     "s_samples_made_to_rhyme": "should rhyme about as often as random pairs",
     "s_too_few_samples": "too few quatrains",
