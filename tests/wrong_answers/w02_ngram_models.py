@@ -1,13 +1,27 @@
-"""Delegations for notebook 02's exercises and their plausible wrong answers."""
+"""Delegations for notebook 02's exercises, their plausible wrong answers and other right answers."""
 
-from tests.wrong_answers.spec import Delegation, Wrong
+from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 NOTEBOOK = "02_ngram_models.ipynb"
-_CB = "def count_bigrams(ids: torch.Tensor, vocab_size: int) -> torch.Tensor:\n"
-_AK = "def add_k_probs(counts: torch.Tensor, k: float) -> torch.Tensor:\n    counts = counts.double()\n"
 _TP = ("def text_perplexity(model: NGramLM, ids: list[int]) -> float:\n"
        "    idx = torch.tensor(ids)[None, :]  # (1, T)\n")
-_CC = "def continuation_counts(ids: torch.Tensor, vocab_size: int) -> torch.Tensor:\n"
+_AK = "def add_k_probs(counts: torch.Tensor, k: float) -> torch.Tensor:\n    counts = counts.double()\n"
+_KN_HEAD = ("def kneser_ney_probs(counts: torch.Tensor, discount: float) -> torch.Tensor:\n"
+            "    counts = counts.double()\n"
+            "    vocab = counts.shape[1]\n")
+_KN_TAIL = ("    context_total = counts.sum(dim=1, keepdim=True)\n"
+            "    followers = (counts > 0).sum(dim=1, keepdim=True)\n"
+            "    probs = ((counts - discount).clamp(min=0) + discount * followers * p_lower) / context_total.clamp(min=1)\n"
+            "{ret}")
+_KN_RET = "    return torch.where(context_total > 0, probs, p_lower)"
+_P_LOWER = "    p_lower = ((lower - discount).clamp(min=0) + discount * (lower > 0).sum() / vocab) / lower.sum()\n"
+
+
+def _kn(lower: str, p_lower: str = _P_LOWER, ret: str = _KN_RET) -> str:
+    """A Kneser-Ney bigram whose unigram level counts `lower` (one line) and is smoothed by `p_lower`."""
+    return _KN_HEAD + lower + p_lower + _KN_TAIL.format(ret=ret)
+
+
 _TUNE = "def tune_kneser_ney(counts: NGramCounts, val_ids: list[int]) -> tuple[int, float]:\n"
 _KN = (_TUNE + "    best = None\n    for n in range(1, counts.max_order + 1):\n"
        "        model = NGramLM.from_counts(counts, n, 'kneser_ney')\n"
@@ -17,26 +31,7 @@ _KN = (_TUNE + "    best = None\n    for n in range(1, counts.max_order + 1):\n"
        "                best = (score, n, discount)\n"
        "    return best[1], best[2]")
 WRONG = {
-    "ex1_count_bigrams": [
-        Wrong("float_counts", _CB + "    pairs = ids[:-1] * vocab_size + ids[1:]\n"
-                                   "    return torch.bincount(pairs, minlength=vocab_size**2).reshape(vocab_size, vocab_size).float()",
-              visible=r"integer counts"),
-        Wrong("transposed", _CB + "    pairs = ids[1:] * vocab_size + ids[:-1]\n"
-                                 "    return torch.bincount(pairs, minlength=vocab_size**2).reshape(vocab_size, vocab_size)",
-              visible=r"followed by 1 twice|order of the two indices"),
-        Wrong("wraps_around", _CB + "    pairs = ids * vocab_size + torch.roll(ids, -1)\n"
-                                   "    return torch.bincount(pairs, minlength=vocab_size**2).reshape(vocab_size, vocab_size)",
-              visible=r"has 5 bigrams"),
-    ],
-    "ex2_add_k_probs": [
-        Wrong("k_once_in_denominator", _AK + "    return (counts + k) / (counts.sum(dim=1, keepdim=True) + k)",
-              visible=r"add_k_probs"),
-        Wrong("no_k_in_denominator", _AK + "    return (counts + k) / counts.sum(dim=1, keepdim=True)",
-              visible=r"add_k_probs|never seen"),
-        Wrong("normalised_by_column", _AK + "    return (counts + k) / (counts.sum(dim=0, keepdim=True) + k * counts.shape[0])",
-              visible=r"add_k_probs"),
-    ],
-    "ex3_text_perplexity": [
+    "ex1_text_perplexity": [
         Wrong("factor_at_own_position", _TP + "    log_probs = model(idx)[0, 1:].double()\n"
                                              "    picked = log_probs.gather(-1, idx[0, 1:, None]).squeeze(-1)\n"
                                              "    return math.exp(-float(picked.mean()))",
@@ -54,16 +49,29 @@ WRONG = {
                                "    return 2 ** (-float(picked.mean()))",
               visible=r"it should be V"),
     ],
-    "ex4_continuation_counts": [
-        Wrong("counts_followers", _CC + "    bigram_types = torch.unique(ids[:-1] * vocab_size + ids[1:])\n"
-                                       "    return torch.bincount(bigram_types // vocab_size, minlength=vocab_size)",
-              visible=r"FOLLOW"),
-        Wrong("every_occurrence", _CC + "    return torch.bincount(ids[1:], minlength=vocab_size)",
-              visible=r"every occurrence|preceded"),
-        Wrong("distinct_tokens_only", _CC + "    return torch.bincount(torch.unique(ids[1:]), minlength=vocab_size)",
-              visible=r"preceded"),
+    "ex2_add_k_probs": [
+        Wrong("colleague_unchanged", "def add_k_probs(counts: torch.Tensor, k: float) -> torch.Tensor:\n"
+                                     "    return colleague_add_k(counts, k)",
+              visible=r"rows of your table sum to"),
+        Wrong("training_vocabulary", _AK + "    vocab = int((counts.sum(dim=0) > 0).sum())  # the tokens that occur in the text\n"
+                                          "    return (counts + k) / (counts.sum(dim=1, keepdim=True) + k * vocab)"),
+        Wrong("k_once_in_denominator", _AK + "    return (counts + k) / (counts.sum(dim=1, keepdim=True) + k)",
+              visible=r"rows of your table sum to"),
+        Wrong("unseen_context_zero", _AK + "    total = counts.sum(dim=1, keepdim=True)\n"
+                                          "    return torch.where(total > 0, (counts + k) / (total + k * counts.shape[1]), 0.0)",
+              visible=r"every token some probability"),
     ],
-    "ex5_tune_kneser_ney": [
+    "ex3_kneser_ney_probs": [
+        Wrong("colleague_unchanged", "def kneser_ney_probs(counts: torch.Tensor, discount: float) -> torch.Tensor:\n"
+                                     "    return colleague_kneser_ney(counts, discount)",
+              visible=r"better guess"),
+        Wrong("distinct_followers", _kn("    lower = (counts > 0).sum(dim=1).double()  # distinct tokens seen AFTER b\n"),
+              visible=r"fix only what is wrong|better guess"),
+        Wrong("no_fallback_for_unseen_contexts", _kn("    lower = (counts > 0).sum(dim=0).double()\n", ret="    return probs")),
+        Wrong("undiscounted_unigram_level", _kn("    lower = (counts > 0).sum(dim=0).double()\n",
+                                                p_lower="    p_lower = lower / lower.sum()\n")),
+    ],
+    "ex4_tune_kneser_ney": [
         Wrong("keeps_highest", _KN.format(better=">"), visible=None),
         Wrong("returns_list", _TUNE + "    return [counts.max_order, 0.8]", visible=r"tuple|\(n, discount\)"),
         Wrong("default_settings", _TUNE + "    return counts.max_order, 0.75", visible=None),
@@ -76,12 +84,10 @@ WRONG = {
     ],
 }
 DELEGATIONS = {
-    "ex1_count_bigrams": [
-        Delegation("alias", "from utils.ngram_counts import NGramCounts as Counts\n\n\n"
-                            "def count_bigrams(ids: torch.Tensor, vocab_size: int) -> torch.Tensor:\n"
-                            "    table = Counts.from_sequences([ids], vocab_size, 2).raw[1]\n"
-                            "    return table.find_values(torch.arange(vocab_size ** 2)).reshape(vocab_size, vocab_size)",
-                   denied="utils.ngram_counts.NGramCounts.from_sequences"),
+    "ex1_text_perplexity": [
+        Delegation("getattr", "def text_perplexity(model: NGramLM, ids: list[int]) -> float:\n"
+                              "    return float(getattr(model, 'perplex' + 'ity')(torch.tensor(ids)))",
+                   denied="utils.ngram.NGramLM.perplexity"),
     ],
     "ex2_add_k_probs": [
         Delegation("via_fit", "from utils.ngram import NGramLM\n\n\n"
@@ -93,23 +99,33 @@ DELEGATIONS = {
                               "    return torch.stack([model.next_token_distribution([a]) for a in range(V)])",
                    denied="utils.ngram.NGramLM.fit"),
     ],
-    "ex3_text_perplexity": [
-        Delegation("getattr", "def text_perplexity(model: NGramLM, ids: list[int]) -> float:\n"
-                              "    return float(getattr(model, 'perplex' + 'ity')(torch.tensor(ids)))",
-                   denied="utils.ngram.NGramLM.perplexity"),
-    ],
-    "ex4_continuation_counts": [
-        Delegation("module_access", "import utils.ngram_counts as nc\n\n\n"
-                                    "def continuation_counts(ids: torch.Tensor, vocab_size: int) -> torch.Tensor:\n"
-                                    "    counts = nc.NGramCounts.from_sequences([ids], vocab_size, 2)\n"
-                                    "    return counts.continuation[0].find_values(torch.arange(vocab_size))",
+    "ex3_kneser_ney_probs": [
+        Delegation("module_access", "import utils.ngram_counts as nc\n\n\n" + _kn(
+            "    pairs = [torch.tensor([a, b]) for a in range(vocab) for b in range(vocab) for _ in range(int(counts[a, b]))]\n"
+            "    lower = nc.NGramCounts.from_sequences(pairs, vocab, 2).continuation[0].find_values(torch.arange(vocab)).double()\n"),
                    denied="utils.ngram_counts.NGramCounts.from_sequences"),
     ],
-    "ex5_tune_kneser_ney": [
+    "ex4_tune_kneser_ney": [
         Delegation("package_perplexity", "def tune_kneser_ney(counts: NGramCounts, val_ids: list[int]) -> tuple[int, float]:\n"
                                          "    scores = {(n, d): NGramLM.from_counts(counts, n, 'kneser_ney', discount=d).perplexity(torch.tensor(val_ids))\n"
                                          "              for n in range(1, counts.max_order + 1) for d in (0.3, 0.5, 0.7, 0.9)}\n"
                                          "    return min(scores, key=scores.get)",
                    denied="utils.ngram.NGramLM.perplexity"),
+    ],
+}
+RIGHT = {  # other correct answers: they must earn full marks
+    "ex2_add_k_probs": [
+        Right("colleague_renormalised", "def add_k_probs(counts: torch.Tensor, k: float) -> torch.Tensor:\n"
+                                        "    probs = colleague_add_k(counts, k)  # right up to one factor per row\n"
+                                        "    return probs / probs.sum(dim=1, keepdim=True)"),
+        Right("float32", "def add_k_probs(counts: torch.Tensor, k: float) -> torch.Tensor:\n"
+                         "    counts = counts.float()\n"
+                         "    V = counts.shape[1]\n"
+                         "    return (counts + k) / (counts.sum(dim=1, keepdim=True) + k * V)"),
+    ],
+    "ex3_kneser_ney_probs": [
+        Right("count_nonzero", _kn("    lower = torch.count_nonzero(counts, dim=0).double()  # N1+(. b)\n")),
+        Right("python_sets", _kn("    lower = torch.tensor([float(len({a for a in range(vocab) if counts[a, b] > 0})) for b in range(vocab)],\n"
+                                 "                         dtype=torch.float64)  # distinct left neighbours of b\n")),
     ],
 }
