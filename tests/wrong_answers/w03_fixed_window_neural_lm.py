@@ -1,11 +1,12 @@
-"""Delegations for notebook 03's exercises and their plausible wrong answers."""
+"""Delegations for notebook 03's exercises, their plausible wrong answers and other right answers."""
 
-from tests.wrong_answers.spec import Delegation, Wrong
+from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 NOTEBOOK = "03_fixed_window_neural_lm.ipynb"
 _MC = "def make_contexts(ids: list[int], window: int, pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:\n"
 _PC = "def mlp_parameter_count(vocab_size: int, window: int, d_embed: int, d_hidden: int) -> int:\n"
 _CT = "def closest_tokens(C: torch.Tensor, index: int, k: int) -> list[int]:\n"
+_PADDED = "    padded = torch.tensor([pad_id] * window + list(ids))  # (n+N,)\n"
 _RW = "def train_recall_window(task: RecallTask, batches, max_steps: int) -> WindowMLPLM:\n"
 
 
@@ -18,22 +19,23 @@ def _recall(window: str, d_embed: int, d_hidden: int, lr: float, steps: str = "m
             "    return model")
 WRONG = {
     "ex1_make_contexts": [
-        Wrong("padded_on_the_right", _MC + "    padded = list(ids) + [pad_id] * (window - 1)\n"
-              "    X = torch.tensor([padded[i : i + window] for i in range(len(ids) - 1)], dtype=torch.long)\n"
-              "    return X, torch.tensor(ids[1:], dtype=torch.long)",
-              visible=r"first context is all padding"),
-        Wrong("window_before_token", _MC + "    padded = [pad_id] * window + list(ids)\n"
-              "    X = torch.tensor([padded[i : i + window] for i in range(len(ids) - 1)], dtype=torch.long)\n"
-              "    return X, torch.tensor(ids[1:], dtype=torch.long)",
-              visible=r"last context should be the 3 tokens"),
-        Wrong("targets_not_shifted", _MC + "    padded = [pad_id] * (window - 1) + list(ids)\n"
-              "    X = torch.tensor([padded[i : i + window] for i in range(len(ids) - 1)], dtype=torch.long)\n"
-              "    return X, torch.tensor(ids[:-1], dtype=torch.long)",
-              visible=r"Y should be the ids after each context"),
-        Wrong("float_ids", _MC + "    padded = [pad_id] * (window - 1) + list(ids)\n"
-              "    X = torch.tensor([padded[i : i + window] for i in range(len(ids) - 1)], dtype=torch.float)\n"
-              "    return X, torch.tensor(ids[1:], dtype=torch.long)",
+        Wrong("as_given", "make_contexts = colleague_contexts", visible=r"reads its target or a later token"),
+        Wrong("shifted_too_far", _MC + _PADDED + "    return padded.unfold(0, window, 1)[:-2], torch.tensor(ids[1:])",
+              visible=r"the newest token it may read, so it must hold it"),
+        Wrong("targets_shifted_instead", _MC + _PADDED + "    X = padded.unfold(0, window, 1)[2:]\n"
+              "    return X, torch.tensor(ids[2:] + [pad_id])", visible=r"Y\[i\] must be ids\[i\+1\]"),
+        Wrong("padded_on_the_right", _MC + "    padded = torch.tensor(list(ids) + [pad_id] * (window - 1))\n"
+              "    return padded.unfold(0, window, 1)[: len(ids) - 1], torch.tensor(ids[1:])",
+              visible=r"reads its target or a later token"),
+        Wrong("window_one_token_short", _MC + _PADDED + "    return padded.unfold(0, window, 1)[1:-1, 1:], torch.tensor(ids[1:])",
+              visible=r"X for '\.emma\.' with window 3"),
+        Wrong("padded_with_the_first_token", _MC + "    padded = torch.tensor([ids[0]] * (window - 1) + list(ids))\n"
+              "    return padded.unfold(0, window, 1)[:-1], torch.tensor(ids[1:])",
+              visible=r"must hold pad_id, on the left"),
+        Wrong("float_ids", _MC + _PADDED + "    return padded.unfold(0, window, 1)[1:-1].float(), torch.tensor(ids[1:])",
               visible=r"torch\.long"),
+        Wrong("window_fixed_at_3", _MC + "    padded = torch.tensor([pad_id] * 2 + list(ids))\n"
+              "    return padded.unfold(0, 3, 1)[:-1], torch.tensor(ids[1:])"),  # the checks use N = 3: fails only hidden
     ],
     "ex2_mlp_parameter_count": [
         Wrong("no_biases", _PC + "    return vocab_size * d_embed + window * d_embed * d_hidden + d_hidden * vocab_size",
@@ -66,6 +68,19 @@ WRONG = {
         Wrong("learning_rate_too_small", _recall("task.length", 2, 32, 1e-4), visible=r"the target is 95 %"),
         Wrong("more_batches_than_allowed", _recall("task.length", 2, 32, 1e-2, steps="2 * max_steps"),
               visible=r"at most max_steps = 200 batches"),
+    ],
+}
+RIGHT = {
+    "ex1_make_contexts": [
+        Right("list_of_rows", _MC + "    padded = [pad_id] * (window - 1) + list(ids)\n"
+              "    X = torch.tensor([padded[i : i + window] for i in range(len(ids) - 1)], dtype=torch.long)\n"
+              "    return X, torch.tensor(ids[1:], dtype=torch.long)"),
+        Right("pad_n_minus_1_then_unfold", _MC + "    padded = torch.tensor([pad_id] * (window - 1) + list(ids))\n"
+              "    return padded.unfold(0, window, 1)[:-1], torch.tensor(ids[1:])"),
+        Right("one_row_at_a_time", _MC + "    rows = []\n    for i in range(len(ids) - 1):\n"
+              "        start = i + 1 - window\n"
+              "        rows.append([pad_id] * max(0, -start) + list(ids[max(0, start) : i + 1]))\n"
+              "    return torch.tensor(rows, dtype=torch.long).reshape(-1, window), torch.tensor(ids[1:], dtype=torch.long)"),
     ],
 }
 DELEGATIONS = {
