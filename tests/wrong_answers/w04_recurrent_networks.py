@@ -1,17 +1,18 @@
-"""Delegations for notebook 04's exercises and their plausible wrong answers."""
+"""Delegations for notebook 04's exercises, their plausible wrong answers and other right answers."""
 
-from tests.wrong_answers.spec import Delegation, Wrong
+from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 NOTEBOOK = "04_recurrent_networks.ipynb"
 _GRU = ("def gru_step(x_t, h_prev, W_ih, W_hh, b_ih, b_hh):\n"
         "    x_r, x_z, x_n = (x_t @ W_ih.T + b_ih).chunk(3, dim=-1)\n")
 _CLIP = ("def clipped_sgd_step(model, x, y, lr: float, max_norm: float) -> tuple[float, float]:\n"
-         "    parameters = [p for p in model.parameters() if p.requires_grad]\n"
-         "    for p in parameters:\n        p.grad = None\n"
-         "    loss = model.loss(x, y)\n    loss.backward()\n")
-_GLOBAL = "    norm = torch.sqrt(sum((p.grad.double() ** 2).sum() for p in parameters)).item()\n"
-_STEP = ("    with torch.no_grad():\n        for p in parameters:\n"
-         "            p -= lr * scale * p.grad\n    return loss.item(), {norm}")
+         "    parameters = [p for p in model.parameters() if p.requires_grad]\n")
+_ZERO = "    for p in parameters:\n        p.grad = None\n"
+_BACKWARD = "    loss = model.loss(x, y)\n    loss.backward()\n"
+_NORM = ("    grads = [p.grad for p in parameters]\n"
+         "    norm = torch.sqrt(sum((g.double() ** 2).sum() for g in grads)).item()\n")
+_UPDATE = "    with torch.no_grad():\n        for p in parameters:\n            p -= lr * p.grad\n    return loss.item(), norm\n"
+_LINE = '\n\nBUGGY_LINE = "g = g * (max_norm / norm)"\n'
 _INIT = "def recurrent_init(d_hidden: int, generator: torch.Generator) -> torch.Tensor:\n"
 _QR = "    rotation, _ = torch.linalg.qr(torch.randn(d_hidden, d_hidden, generator=generator))\n"
 WRONG = {
@@ -36,16 +37,22 @@ WRONG = {
               visible=r"INSIDE the reset gate"),
     ],
     "ex2_clipped_sgd_step": [
-        Wrong("clips_each_tensor", _CLIP + _GLOBAL
-              + "    with torch.no_grad():\n        for p in parameters:\n"
-                "            p -= lr * min(1.0, max_norm / (p.grad.norm().item() + 1e-12)) * p.grad\n"
-                "    return loss.item(), norm",
-              visible=r"clip the global norm"),
-        Wrong("norm_after_clipping", _CLIP + _GLOBAL + "    scale = min(1.0, max_norm / (norm + 1e-12))\n"
-              + _STEP.format(norm="min(norm, max_norm)"),
-              visible=r"norm \*before\* clipping"),
-        Wrong("never_clips", _CLIP + _GLOBAL + "    scale = 1.0\n" + _STEP.format(norm="norm"),
-              visible=r"the size of the update"),
+        # the colleague's step handed in as it was, the update line blamed: nothing is clipped
+        Wrong("colleague_unchanged", _CLIP + _ZERO + _BACKWARD + _NORM
+              + "    if norm > max_norm:\n        for g in grads:\n            g = g * (max_norm / norm)\n" + _UPDATE
+              + '\n\nBUGGY_LINE = "p -= lr * p.grad"\n',
+              visible=r"should be 0\.1 long"),
+        # fixed, but the gradients are never reset: they pile up from one call to the next (a single step is right)
+        Wrong("accumulates_gradients", _CLIP + _BACKWARD + _NORM
+              + "    if norm > max_norm:\n        for g in grads:\n            g *= max_norm / norm\n" + _UPDATE + _LINE),
+        # the right step, the wrong line named
+        Wrong("blames_the_update", _CLIP + _ZERO + _BACKWARD + _NORM
+              + "    if norm > max_norm:\n        for g in grads:\n            g *= max_norm / norm\n" + _UPDATE
+              + '\n\nBUGGY_LINE = "p -= lr * p.grad"\n'),
+        # the `if` dropped: every gradient is rescaled to norm max_norm, small ones blown up
+        Wrong("always_rescales", _CLIP + _ZERO + _BACKWARD + _NORM
+              + "    for g in grads:\n        g *= max_norm / norm\n" + _UPDATE + _LINE,
+              visible=r"leave such a gradient as it is"),
     ],
     "ex3_recurrent_init": [
         Wrong("default_uniform", _INIT + "    return torch.empty(d_hidden, d_hidden).uniform_(-d_hidden**-0.5, d_hidden**-0.5, generator=generator)",
@@ -53,6 +60,24 @@ WRONG = {
         Wrong("zeros", _INIT + "    return torch.zeros(d_hidden, d_hidden)", visible=r"it vanishes"),
         Wrong("rotation_too_small", _INIT + _QR + "    return 0.8 * rotation", visible=r"it vanishes"),
         Wrong("rotation_too_large", _INIT + _QR + "    return 1.6 * rotation", visible=r"it explodes"),
+    ],
+}
+RIGHT = {
+    "ex2_clipped_sgd_step": [
+        # the clipped gradients kept in a new list and applied from it; the norm in float32
+        Right("new_list_applied", _CLIP + _ZERO + _BACKWARD
+              + "    grads = [p.grad for p in parameters]\n"
+              "    norm = torch.cat([g.flatten() for g in grads]).norm().item()\n"
+              "    if norm > max_norm:\n        grads = [g * (max_norm / norm) for g in grads]\n"
+              "    with torch.no_grad():\n        for p, g in zip(parameters, grads):\n            p -= lr * g\n"
+              "    return loss.item(), norm\n" + _LINE),
+        # the scale folded into the update, zero_grad and float32 norms; the line copied with other spacing and a comment
+        Right("scale_in_update", _CLIP + "    model.zero_grad()\n" + _BACKWARD
+              + "    norm = float(torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.grad) for p in parameters])))\n"
+              "    with torch.no_grad():\n        for p in parameters:\n"
+              "            p.add_(p.grad, alpha=-lr * min(1.0, max_norm / norm))\n"
+              "    return loss.item(), norm\n"
+              '\n\nBUGGY_LINE = "  g = g*(max_norm/norm)   # rebinds g, p.grad unchanged"\n'),
     ],
 }
 DELEGATIONS = {
@@ -72,7 +97,7 @@ DELEGATIONS = {
                                     "        for p in model.parameters():\n"
                                     "            if p.grad is not None:\n"
                                     "                p -= lr * p.grad\n"
-                                    "    return loss.item(), norm",
+                                    "    return loss.item(), norm\n" + _LINE,
                    denied="torch.nn.utils.clip_grad_norm_"),
     ],
     "ex3_recurrent_init": [
