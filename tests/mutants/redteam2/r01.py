@@ -112,11 +112,11 @@ MUTANTS = [
     # ---- real_text_beats_scrambled ----
     Mutant("scramble_scored_by_unigram", "the context: the comparison scored by the unigram instead of the bigram",
            "714c9ec3", ".",
-           edits=[Edit("714c9ec3", "total_bits(bigram, sentence), [total_bits(bigram, s)", "total_bits(unigram, sentence), [total_bits(unigram, s)")],
+           edits=[Edit("714c9ec3", "scramble_gaps(bigram), scramble_gaps(unigram)", "scramble_gaps(unigram), scramble_gaps(unigram)")],
            skip=S_SCRAMBLE),
     Mutant("scramble_scored_by_random_table", "training: the comparison scored by the untrained random table",
            "714c9ec3", ".",
-           edits=[Edit("714c9ec3", "total_bits(bigram, sentence), [total_bits(bigram, s)", "total_bits(random_bigram, sentence), [total_bits(random_bigram, s)")],
+           edits=[Edit("714c9ec3", "scramble_gaps(bigram), scramble_gaps(unigram)", "scramble_gaps(random_bigram), scramble_gaps(unigram)")],
            skip=S_SCRAMBLE),
     Mutant("scorer_sees_scored_token", "causality in scoring: the model is fed x_t when it scores x_t (inputs shifted by one)",
            "714c9ec3", ".",
