@@ -13,8 +13,13 @@ _NORM = ("    grads = [p.grad for p in parameters]\n"
          "    norm = torch.sqrt(sum((g.double() ** 2).sum() for g in grads)).item()\n")
 _UPDATE = "    with torch.no_grad():\n        for p in parameters:\n            p -= lr * p.grad\n    return loss.item(), norm\n"
 _LINE = '\n\nBUGGY_LINE = "g = g * (max_norm / norm)"\n'
-_INIT = "def recurrent_init(d_hidden: int, generator: torch.Generator) -> torch.Tensor:\n"
+_INIT = ("def recurrent_init(rnn, ids: torch.Tensor, generator: torch.Generator) -> torch.Tensor:\n"
+         "    d_hidden = rnn.cell.d_hidden\n")
 _QR = "    rotation, _ = torch.linalg.qr(torch.randn(d_hidden, d_hidden, generator=generator))\n"
+_PROBE = ("    def kept(gain):\n        with torch.no_grad():\n            rnn.cell.weight_hh.copy_(GAIN_TIMES_MATRIX)\n"
+          "        norms = hidden_gradient_norms(rnn, ids[:, :-1], ids[:, 1:])\n        return float(norms[0] / norms[-1])\n")
+_BISECT = ("    low, high = 0.5, 16.0\n    for _ in range(30):\n        middle = (low * high) ** 0.5\n"
+           "        low, high = (middle, high) if kept(middle) < 1 else (low, middle)\n")
 WRONG = {
     "ex1_gru_step": [
         Wrong("b_hn_outside_reset", _GRU + "    H = h_prev.shape[-1]\n"
@@ -55,11 +60,21 @@ WRONG = {
               visible=r"leave such a gradient as it is"),
     ],
     "ex3_recurrent_init": [
-        Wrong("default_uniform", _INIT + "    return torch.empty(d_hidden, d_hidden).uniform_(-d_hidden**-0.5, d_hidden**-0.5, generator=generator)",
-              visible=r"it vanishes"),
-        Wrong("zeros", _INIT + "    return torch.zeros(d_hidden, d_hidden)", visible=r"it vanishes"),
-        Wrong("rotation_too_small", _INIT + _QR + "    return 0.8 * rotation", visible=r"it vanishes"),
-        Wrong("rotation_too_large", _INIT + _QR + "    return 1.6 * rotation", visible=r"it explodes"),
+        # section 3's construction copied as it is: an orthogonal matrix, gain 1; with saturating inputs it vanishes
+        Wrong("copy_on_screen", _INIT + _QR + "    return rotation", visible=r"it vanishes"),
+        # one gain for every model, right for inputs of standard deviation 1 only (passes the visible checks)
+        Wrong("fixed_gain", _INIT + _QR + "    return 2.0 * rotation"),
+        # the gain from the inputs' saturation alone, ignoring what the recurrent part adds
+        Wrong("inputs_only_theory", _INIT + _QR + "    with torch.no_grad():\n"
+              "        pre = rnn.embedding(ids) @ rnn.cell.weight_ih.T + rnn.cell.bias\n"
+              "    return rotation / float((1 - torch.tanh(pre) ** 2).mean())", visible=r"it vanishes"),
+        # calibrated, but on a scaled identity: with saturating inputs no gain keeps its gradient level
+        Wrong("identity_calibrated", _INIT + _PROBE.replace("GAIN_TIMES_MATRIX", "gain * torch.eye(d_hidden)")
+              + _BISECT + "    return low * torch.eye(d_hidden)", visible=r"it vanishes"),
+        # shrinks the model's inputs so that section 3's matrix works: the judge uses the model as it was
+        Wrong("shrinks_inputs", _INIT + _QR + "    with torch.no_grad():\n        rnn.embedding.weight.mul_(0.01)\n"
+              "    return rotation", visible=r"it vanishes"),
+        Wrong("rotation_too_large", _INIT + _QR + "    return 3.0 * rotation", visible=r"it explodes"),
     ],
 }
 RIGHT = {
@@ -78,6 +93,18 @@ RIGHT = {
               "            p.add_(p.grad, alpha=-lr * min(1.0, max_norm / norm))\n"
               "    return loss.item(), norm\n"
               '\n\nBUGGY_LINE = "  g = g*(max_norm/norm)   # rebinds g, p.grad unchanged"\n'),
+    ],
+    "ex3_recurrent_init": [
+        # a fixed-point iteration on the gain instead of a bisection; the model itself used as the probe
+        Right("fixed_point_gain", _INIT + _QR + "    gain = 1.0\n    for _ in range(40):\n"
+              "        with torch.no_grad():\n            rnn.cell.weight_hh.copy_(gain * rotation)\n"
+              "        norms = hidden_gradient_norms(rnn, ids[:, :-1], ids[:, 1:])\n"
+              "        gain /= max(float(norms[0] / norms[-1]), 1e-30) ** (1 / (ids.shape[1] - 2))\n"
+              "    return gain * rotation"),
+        # a Gaussian matrix of spectral norm 1 (not orthogonal), its gain found by bisection
+        Right("gaussian_calibrated", _INIT + "    matrix = torch.randn(d_hidden, d_hidden, generator=generator)\n"
+              "    matrix = matrix / torch.linalg.matrix_norm(matrix, ord=2)\n"
+              + _PROBE.replace("GAIN_TIMES_MATRIX", "gain * matrix") + _BISECT + "    return low * matrix"),
     ],
 }
 DELEGATIONS = {
@@ -101,8 +128,10 @@ DELEGATIONS = {
                    denied="torch.nn.utils.clip_grad_norm_"),
     ],
     "ex3_recurrent_init": [
-        Delegation("torch_orthogonal", "def recurrent_init(d_hidden: int, generator: torch.Generator) -> torch.Tensor:\n"
-                                       "    return torch.nn.init.orthogonal_(torch.empty(d_hidden, d_hidden), generator=generator)",
+        # section 3's recipe with a calibrated gain, the orthogonal matrix from torch.nn.init
+        Delegation("torch_orthogonal", _INIT
+                   + "    rotation = torch.nn.init.orthogonal_(torch.empty(d_hidden, d_hidden), generator=generator)\n"
+                   + _PROBE.replace("GAIN_TIMES_MATRIX", "gain * rotation") + _BISECT + "    return low * rotation",
                    denied="torch.nn.init.orthogonal_"),
     ],
 }
