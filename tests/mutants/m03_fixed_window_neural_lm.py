@@ -22,7 +22,7 @@ MUTANTS = [
            edits=[Edit(cell=PARAMETERS, old="TRAIN_STEPS = pick(full=1500, fast=200)", new="TRAIN_STEPS = 1")],
            skip=[FORWARD]),
     Mutant(name="window_reads_next_token", removes="causality: the window is shifted by one and holds the token it predicts",
-           target=TRAIN, message=r"reads the future",
+           target=TRAIN, message=r"reads the future|clearly below the unigram",
            patches=[READS_NEXT_TOKEN], skip=[FORWARD]),
     Mutant(name="window_one_token_shorter", removes="the oldest token of the window: the model reads N-1 tokens",
            target=TRAIN, message=r"oldest token of the window must change the prediction|N places back",
@@ -87,3 +87,7 @@ MUTANTS.append(
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("03")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam5 import adopted as adopted5  # noqa: E402
+
+MUTANTS += adopted5("03")  # the third red team's mutants, its 3 survivors mended since (slow tier)
