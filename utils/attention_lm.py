@@ -124,11 +124,18 @@ def previous_token_batches(vocab_size: int, length: int, batch_size: int, genera
 
 
 def train_previous_token(
-    config: AttentionLMConfig, steps: int, length: int = 16, batch_size: int = 32, lr: float = 3e-3, seed: int = 0
+    config: AttentionLMConfig, steps: int, length: int = 16, batch_size: int = 32, lr: float = 3e-3, seed: int = 0,
+    w_q_gain: float = 1.0,
 ) -> tuple[OneLayerAttentionLM, TrainHistory]:
-    """Train a fresh seeded OneLayerAttentionLM on the previous-token task (constant lr, no warm-up); return it and its history."""
+    """Train a fresh seeded OneLayerAttentionLM on the previous-token task (constant lr, no warm-up); return it and its history.
+
+    w_q_gain multiplies W_Q's initial weights (the same draw, the same batches): with scale=False and 1/sqrt(d_k) the run
+    starts from exactly the scores of the scaled model, notebook 05's control for the step size.
+    """
     generator = set_seed(seed)
     model = OneLayerAttentionLM(config)
+    with torch.no_grad():
+        model.w_q.weight.mul_(w_q_gain)
     batches = previous_token_batches(config.vocab_size, length, batch_size, generator)
     history = train(model, batches, TrainConfig(steps=steps, lr=lr, warmup_steps=0, schedule="constant", progress=False))
     return model, history

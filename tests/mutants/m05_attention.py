@@ -101,3 +101,7 @@ with torch.no_grad():
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("05")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam5 import adopted as adopted5  # noqa: E402
+
+MUTANTS += adopted5("05")  # the third red team's killed mutants (slow tier)
