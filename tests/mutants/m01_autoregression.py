@@ -94,3 +94,7 @@ MUTANTS = [
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("01")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam5 import adopted as adopted5  # noqa: E402
+
+MUTANTS += adopted5("01")  # the third red team's mutants, its survivors mended since (slow tier)

@@ -50,3 +50,7 @@ MUTANTS = [
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("02")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam5 import adopted as adopted5  # noqa: E402
+
+MUTANTS += adopted5("02")  # the third red team's mutants, its survivors mended since (slow tier)
