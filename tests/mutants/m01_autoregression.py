@@ -98,3 +98,7 @@ MUTANTS += adopted("01")  # the second red team's killed mutants (slow tier)
 from tests.mutants.redteam5 import adopted as adopted5  # noqa: E402
 
 MUTANTS += adopted5("01")  # the third red team's mutants, its survivors mended since (slow tier)
+
+from tests.mutants.redteam6 import adopted as adopted6  # noqa: E402
+
+MUTANTS += adopted6("01")  # the fourth red team's mutants (slow tier)
