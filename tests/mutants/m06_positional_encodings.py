@@ -94,3 +94,7 @@ MUTANTS = [
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("06")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam5 import adopted as _adopted_redteam5  # noqa: E402
+
+MUTANTS += _adopted_redteam5("06")  # the third red team's mutants, 2026-12-06 (slow tier)

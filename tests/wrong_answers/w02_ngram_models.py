@@ -129,3 +129,8 @@ RIGHT = {  # other correct answers: they must earn full marks
                                  "                         dtype=torch.float64)  # distinct left neighbours of b\n")),
     ],
 }
+
+from tests.wrong_answers.red_team_1 import adopt  # noqa: E402
+
+# The third exercise red team's (written from the released notebook alone): tests/wrong_answers/red_team_3.
+adopt("02", WRONG, DELEGATIONS, RIGHT, bypasses=set(), wrong_right=set(), team=3)

@@ -112,3 +112,8 @@ DELEGATIONS = {
                    denied="utils.training.train"),
     ],
 }
+
+from tests.wrong_answers.red_team_1 import adopt  # noqa: E402
+
+# The third exercise red team's (written from the released notebook alone): tests/wrong_answers/red_team_3.
+adopt("03", WRONG, DELEGATIONS, RIGHT, bypasses=set(), wrong_right=set(), team=3)

@@ -279,7 +279,7 @@ def positional_scores_data(models: dict, n_positions: int = 64, bases=None, seed
         rotary_by_base.append({"heat": _rounded(rotated_vectors(q, n_positions, b)), "scores": _rounded(rows),
                                "spread": offset_only_spread(rows)})
     views["rotary"] = {
-        "by_base": rotary_by_base,
+        "by_base": rotary_by_base, "query_positions": [int(i) for i in query_positions],  # one curve per position
         "heat_title": tr("q rotated to each position"), "heat_xlabel": dimension, "heat_ylabel": position,
         "column_name": tr("dim"), "curve_labels": [tr("query at i = {i}", i=i) for i in query_positions],
         "scores_ylabel": "(R_i q)·(R_j k)/√d", "scores_title": sees,
