@@ -1,4 +1,4 @@
-"""The second red team's killed mutants, one file per notebook (rNN.py), appended to tests/mutants/mNN_*.py's MUTANTS.
+"""The third red team's mutants, one file per notebook (rNN.py), appended to tests/mutants/mNN_*.py's MUTANTS.
 
 Kept apart because they were written by a helper that saw only the notebook: their count is that team's kill figure.
 They come after each show's own first mutant, so they run in the slow tier (pytest -m slow).
