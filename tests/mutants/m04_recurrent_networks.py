@@ -31,12 +31,12 @@ MUTANTS = [
            edits=[Edit(cell=RECALL, old="TrainConfig(steps=RECALL_STEPS,", new='TrainConfig(steps=RECALL_STEPS if kind == "gru" else 1,')],
            skip=[TRAIN, COMPARE, GRADIENTS, CLIPPING]),
     Mutant(name="gru_gradient_untrained", removes="training of the GRU whose gradient is measured: a fresh one",
-           target=RECALL_GRAD, message=r"trained GRU's gradient should reach the key",
+           target=RECALL_GRAD, message=r"trained GRU's gradient should reach the key|GRU measured here should be the one that recalls",
            patches=[Patch(before=RECALL_GRAD, code='recall_models["gru"] = RNNLM(RNNConfig(task.vocab_size, d_embed=16, '
                                                    'd_hidden=32, cell="gru")).to(device)')],
            skip=[TRAIN, COMPARE, GRADIENTS, CLIPPING]),
     Mutant(name="gradient_of_the_plain_rnn", removes="the gates: the trained 'GRU' measured is the plain RNN",
-           target=RECALL_GRAD, message=r"GRU's gradient should reach the key",
+           target=RECALL_GRAD, message=r"GRU's gradient should reach the key|GRU measured here should be the one that recalls",
            patches=[Patch(before=RECALL_GRAD, code='recall_models["gru"] = recall_models["tanh"]')],
            skip=[TRAIN, COMPARE, GRADIENTS, CLIPPING]),
 ]
@@ -82,7 +82,7 @@ MUTANTS += [
                        new="tbptt_pass(rnn, x_val_lanes, y_val_lanes, TBPTT_CHUNK, False)")],
            skip=[TRAIN, COMPARE]),
     Mutant(name="vanishing_measured_untrained", removes="training: the 'trained RNN' whose gradient is measured is a fresh one",
-           target=GRADIENTS, message=r"trained RNN should be in the vanishing regime",
+           target=GRADIENTS, message=r"trained RNN should be in the vanishing regime|RNN measured should be the trained one",
            patches=[Patch(before=GRADIENTS, code='model = RNNLM(RNNConfig(V, d_embed=D_EMBED, d_hidden=D_HIDDEN, cell="tanh")).to(device)')],
            skip=[TRAIN, COMPARE, "tbptt-def", TBPTT]),
     Mutant(name="clipping_replaced_by_small_lr", removes="clipping, replaced by a smaller learning rate: the 'clipped' run is unclipped SGD at lr 0.03",
@@ -105,3 +105,7 @@ MUTANTS += [
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("04")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam5 import adopted as adopted_rt5  # noqa: E402
+
+MUTANTS += adopted_rt5("04")  # the third red team's killed mutants (slow tier)
