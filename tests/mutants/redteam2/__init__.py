@@ -6,9 +6,9 @@ They come after each show's own first mutant, so they run in the slow tier (pyte
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
+from tests.mutation.adopted import load_team_file
 from tests.mutation.spec import Mutant
 
 HERE = Path(__file__).resolve().parent
@@ -16,8 +16,4 @@ HERE = Path(__file__).resolve().parent
 
 def adopted(number: str) -> list[Mutant]:
     """The adopted mutants of notebook `number` ('01'..'12'), from rNN.py."""
-    path = HERE / f"r{number}.py"
-    spec = importlib.util.spec_from_file_location(f"redteam2_r{number}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return list(module.MUTANTS)
+    return load_team_file(HERE, number)
