@@ -28,8 +28,8 @@ PROBES_START = "# Where the gain comes from: the N tokens up to t, and nothing a
 PROBES_END = '"changing the oldest token of the window must change the prediction"'
 # Turn cell-08's read-what probes into a string, so a mutant meant for a later show gets past cell-08.
 PROBES_OFF = [Edit("cell-08", PROBES_START, '"""'), Edit("cell-08", PROBES_END, PROBES_END.replace('"', "'") + '\n"""')]
-# ... and its gain bound (0.9-2.2 nats below the unigram, added after this team's run), which a leaky or one-token window breaks.
-GAIN = "assert 0.9 < unigram_nll - mlp_val_nll < 2.2,"
+# ... and its gain bound (per mode, added after this team's run), which a leaky or one-token window breaks.
+GAIN = "assert GAIN_BAND[0] < unigram_nll - mlp_val_nll < GAIN_BAND[1],"
 PROBES_OFF += [Edit("cell-08", GAIN, GAIN.replace("assert ", "assert True or "))]
 
 SKIP_08 = ["cell-06"]
