@@ -5,7 +5,7 @@ tests/wrong_answers/harness.py): the solution gets full marks, the released stub
 answer less than full (the ones marked `visible` stopped by the visible checks with the given
 message), each delegation to the reference 0 with the denied function named, each other right
 answer full marks. The default tier grades the solution, the stub, the first wrong and right answer
-of every exercise and every delegation; `pytest -m slow` grades the other wrong and right answers.
+and delegation of every exercise; `pytest -m slow` grades the other wrong and right answers and delegations.
 """
 
 from __future__ import annotations

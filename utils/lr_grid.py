@@ -109,3 +109,21 @@ def ffn_gradient_norms(model: LanguageModel, x: torch.Tensor, y: torch.Tensor) -
     model.zero_grad()
     model.loss(x, y).backward()
     return [float(block.ffn.down.weight.grad.norm()) for block in blocks]
+
+
+def ends_in_layernorm(model: nn.Module) -> bool:
+    """True when what the model's lm_head reads is the output of its last LayerNorm call (run on a random batch)."""
+    norm_outputs, head_inputs = [], []
+    hooks = [module.register_forward_hook(lambda _module, _args, out: norm_outputs.append(out))
+             for module in model.modules() if isinstance(module, nn.LayerNorm)]
+    hooks.append(model.lm_head.register_forward_hook(lambda _module, args, _out: head_inputs.append(args[0])))
+    tokens = torch.randint(0, model.config.vocab_size, (2, 16), generator=torch.Generator().manual_seed(0))  # (B, T)
+    was_training = model.training
+    try:
+        with torch.no_grad():
+            model.eval()(tokens.to(next(model.parameters()).device))
+    finally:
+        model.train(was_training)
+        for hook in hooks:
+            hook.remove()
+    return bool(norm_outputs) and torch.equal(norm_outputs[-1], head_inputs[-1])

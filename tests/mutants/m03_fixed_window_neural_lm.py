@@ -91,3 +91,7 @@ MUTANTS += adopted("03")  # the second red team's killed mutants (slow tier)
 from tests.mutants.redteam5 import adopted as adopted5  # noqa: E402
 
 MUTANTS += adopted5("03")  # the third red team's mutants, its 3 survivors mended since (slow tier)
+
+from tests.mutants.redteam7 import adopted as adopted7  # noqa: E402
+
+MUTANTS += adopted7("03")  # the fifth red team's mutants (slow tier)

@@ -109,3 +109,7 @@ MUTANTS += adopted("04")  # the second red team's killed mutants (slow tier)
 from tests.mutants.redteam5 import adopted as adopted_rt5  # noqa: E402
 
 MUTANTS += adopted_rt5("04")  # the third red team's killed mutants (slow tier)
+
+from tests.mutants.redteam7 import adopted as adopted7  # noqa: E402
+
+MUTANTS += adopted7("04")  # the fifth red team's mutants (slow tier)

@@ -98,3 +98,7 @@ _decoding.decode = lambda model, prefix, n, method, generator=None, stop_id=None
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("09")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam7 import adopted as adopted7  # noqa: E402
+
+MUTANTS += adopted7("09")  # the fifth red team's mutants (slow tier)

@@ -83,3 +83,7 @@ MUTANTS = [
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("11")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam7 import adopted as adopted7  # noqa: E402
+
+MUTANTS += adopted7("11")  # the fifth red team's mutants (slow tier)

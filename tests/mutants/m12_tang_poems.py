@@ -136,3 +136,7 @@ MUTANTS += adopted("12")  # the second red team's killed mutants (slow tier)
 from tests.mutants.redteam3.r12 import MUTANTS as _REDTEAM3  # noqa: E402
 
 MUTANTS += _REDTEAM3  # a red team's mutants of the poem-sound shows, 2026-12-06 (slow tier)
+
+from tests.mutants.redteam7 import adopted as adopted7  # noqa: E402
+
+MUTANTS += adopted7("12")  # the fifth red team's mutants (slow tier)
