@@ -68,12 +68,22 @@ def pytest_xdist_make_scheduler(config, log):
     return SharedFolderScheduling(config, log)
 
 
+# nbval waits a hard-coded 5 s for a cell's output messages once the kernel has said the cell is done; on 2 cores with
+# several kernels that wait ran out once (notebook 12's training cell, 2026-12-06, six kernels running), so every
+# notebook cell gets this long. It does not lengthen the wait for a cell to finish (nbval's cell timeout).
+NBVAL_OUTPUT_TIMEOUT_S = 60
+
+
 def pytest_collection_modifyitems(config, items) -> None:
-    """Move the items of START_FIRST to the front, in that order; every other item keeps its place."""
+    """Move the items of START_FIRST to the front, in that order (every other item keeps its place); give nbval's cells
+    NBVAL_OUTPUT_TIMEOUT_S to deliver their output."""
     def rank(item) -> int:
         path = Path(str(item.fspath))
         relative = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else ""
         return START_FIRST.index(relative) if relative in START_FIRST else len(START_FIRST)
 
     items.sort(key=rank)  # stable: the cells of a notebook keep their order
+    for item in items:
+        if type(item).__name__ == "IPyNbCell" and hasattr(item, "output_timeout"):
+            item.output_timeout = NBVAL_OUTPUT_TIMEOUT_S
 

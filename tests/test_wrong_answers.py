@@ -4,8 +4,8 @@ For each file tests/wrong_answers/wNN_*.py one grading run per tier grades its s
 tests/wrong_answers/harness.py): the solution gets full marks, the released stub 0, each wrong
 answer less than full (the ones marked `visible` stopped by the visible checks with the given
 message), each delegation to the reference 0 with the denied function named, each other right
-answer full marks. The default tier grades the solution, the stub, the first wrong and right answer
-and delegation of every exercise; `pytest -m slow` grades the other wrong and right answers and delegations.
+answer full marks. The default tier grades the solution, the stub, the first wrong answer
+and delegation of every exercise; `pytest -m slow` grades the right answers and the other wrong answers and delegations.
 """
 
 from __future__ import annotations

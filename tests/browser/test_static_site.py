@@ -3,9 +3,11 @@ the network cut: figures load, every widget renders its saved state, formulas ar
 anywidget views stay interactive without a kernel (hover a token, move T, k, p), the controls that
 need one (a new text) are disabled with a visible note, and no page asks for anything outside the site folder.
 
-One build serves the module: three harness notebooks (small models) and the real pages of the course's
-required widgets (05, 06, 08, 09), executed in fast mode. On the real pages of 06, 08 and 09 the widget
-must show the state saved in the page (read back from the page's widget-state JSON) and redraw from it
+One build serves the default tier: three harness notebooks (small models) and the real pages of two of
+the course's required widgets (05, 09), executed in fast mode. The real pages of the other two (06, 08) are
+built and checked under `pytest -m slow` (each build runs its whole notebook once more; 06 alone takes about a
+minute of CI), as is the page of 02; 01's page is in the default tier. On the real pages of 06, 08 and 09 the
+widget must show the state saved in the page (read back from the page's widget-state JSON) and redraw from it
 with no kernel: the encoding selector and the base slider (06), a click on another grid cell (08), T,
 top-k and top-p (09).
 """
@@ -49,10 +51,14 @@ _REASON = browser_unavailable_reason()
 POSITIONAL_PAGE, MASK_PAGE, TEMPERATURE_PAGE = "06_positional_encodings.ipynb", "08_masks_copy_failure.ipynb", "09_decoding.ipynb"
 
 
-def _real_widget_notebooks() -> list[str]:
-    """The course notebooks in the repository that hold a required widget (05, 06, 08, 09), to build for real."""
+SLOW_PAGES = (POSITIONAL_PAGE, MASK_PAGE)  # real pages built and checked under -m slow (module docstring)
+
+
+def _real_widget_notebooks(slow: bool = False) -> list[str]:
+    """The course notebooks in the repository that hold a required widget, to build for real: 05 and 09, or with
+    `slow` 06 and 08."""
     return [name for name in WIDGET_NOTEBOOKS if (NOTEBOOKS_DIR / name).is_file()
-            and any(c in REQUIRED_WIDGETS for c in WIDGET_NOTEBOOKS[name])]
+            and any(c in REQUIRED_WIDGETS for c in WIDGET_NOTEBOOKS[name]) and (name in SLOW_PAGES) == slow]
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +70,18 @@ def site(tmp_path_factory):
     real = _real_widget_notebooks()
     notebooks += [Path(shutil.copy2(NOTEBOOKS_DIR / name, source / name)) for name in real]
     out = tmp_path_factory.mktemp("site")
+    lessons = build_site(out, notebooks, fast=True, timeout_s=300, log=lambda message: None)
+    return out, lessons, real
+
+
+@pytest.fixture(scope="module")
+def slow_site(tmp_path_factory):
+    """The real pages of SLOW_PAGES (06, 08), one build, for the slow tier."""
+    source, out = tmp_path_factory.mktemp("slow-site-src"), tmp_path_factory.mktemp("slow-site")
+    real = _real_widget_notebooks(slow=True)
+    notebooks = [Path(shutil.copy2(NOTEBOOKS_DIR / name, source / name)) for name in real]
+    if not notebooks:
+        pytest.skip("neither notebook of SLOW_PAGES is in the repository")
     lessons = build_site(out, notebooks, fast=True, timeout_s=300, log=lambda message: None)
     return out, lessons, real
 
@@ -164,7 +182,7 @@ def test_pages_show_figures_widgets_and_formulas_offline(site, browser):
             if lesson.page == "03_anywidgets.html":
                 anywidget_checks(page, out)
             if lesson.page in real_pages:
-                if lesson.notebook.name == real[0]:  # one whole page (the widgets of 06, 08, 09: their own tests)
+                if lesson.notebook.name == real[0]:  # one whole page (the widgets of 06, 08 (slow), 09: their own tests)
                     page.screenshot(path=str(out / "real_widget.png"), full_page=True)
                 ids = set(page.eval_on_selector_all("[id]", "nodes => nodes.map(n => n.id)"))
                 if lesson.lesson_page:
@@ -331,9 +349,10 @@ def _scores_follow(figure: dict, scores: list) -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
-def test_real_positional_page_redraws_the_saved_encodings_offline(site, browser, screenshot_dir):
-    out, name = _real_page(site, POSITIONAL_PAGE)
+def test_real_positional_page_redraws_the_saved_encodings_offline(slow_site, browser, screenshot_dir):
+    out, name = _real_page(slow_site, POSITIONAL_PAGE)
     saved = saved_widget_state(out / name, "utils.widgets.positional.PositionalScoresWidget")
     data = saved["data"]
     with site_page(browser, out, name, POSITIONAL) as page:
@@ -379,9 +398,10 @@ def test_real_positional_page_redraws_the_saved_encodings_offline(site, browser,
         screenshot_widget(page, POSITIONAL, screenshot_dir / "site_06_positional.png")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
-def test_real_mask_page_shows_each_saved_cell_offline(site, browser, screenshot_dir):
-    out, name = _real_page(site, MASK_PAGE)
+def test_real_mask_page_shows_each_saved_cell_offline(slow_site, browser, screenshot_dir):
+    out, name = _real_page(slow_site, MASK_PAGE)
     saved = saved_widget_state(out / name, "utils.widgets.mask.MaskGridWidget")
     texts = saved["texts"]
     assert texts.get("done") and texts.get("prefix") == saved["prefix"], (
@@ -483,11 +503,12 @@ def test_real_temperature_page_recomputes_the_bars_offline(site, browser, screen
         screenshot_widget(page, "lm-temperature-widget", screenshot_dir / "site_09_temperature.png")
 
 
-def test_no_built_file_holds_a_solution_or_hidden_test(site):
+@pytest.mark.parametrize("built", ["site", pytest.param("slow_site", marks=pytest.mark.slow)])
+def test_no_built_file_holds_a_solution_or_hidden_test(built, request):
     """The pages, the downloadable notebooks and the search index come from the student edition (issue 32)."""
     from tests.test_site_student_pages import answer_leaks
 
-    out, lessons, real = site
+    out, lessons, real = request.getfixturevalue(built)
     assert real, "no real course notebook was built"
     files = [p for p in out.rglob("*") if p.suffix in {".html", ".ipynb"} or p.name == "search-index.js"]
     assert (out / "assets" / "search-index.js") in files
@@ -585,6 +606,7 @@ def ngram_site(tmp_path_factory):
     return one_page_site(tmp_path_factory, NGRAM_PAGE)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
 def test_real_ngram_page_moves_n_over_the_precomputed_orders(ngram_site, browser, screenshot_dir):
     out, name = ngram_site

@@ -113,3 +113,7 @@ MUTANTS += adopted_rt5("04")  # the third red team's killed mutants (slow tier)
 from tests.mutants.redteam7 import adopted as adopted7  # noqa: E402
 
 MUTANTS += adopted7("04")  # the fifth red team's mutants (slow tier)
+
+from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
+
+MUTANTS += adopted8("04")  # the sixth red team's mutants (slow tier)

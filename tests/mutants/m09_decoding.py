@@ -102,3 +102,7 @@ MUTANTS += adopted("09")  # the second red team's killed mutants (slow tier)
 from tests.mutants.redteam7 import adopted as adopted7  # noqa: E402
 
 MUTANTS += adopted7("09")  # the fifth red team's mutants (slow tier)
+
+from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
+
+MUTANTS += adopted8("09")  # the sixth red team's mutants (slow tier)

@@ -153,3 +153,7 @@ MUTANTS += [
 from tests.mutants.redteam2 import adopted  # noqa: E402
 
 MUTANTS += adopted("10")  # the second red team's killed mutants (slow tier)
+
+from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
+
+MUTANTS += adopted8("10")  # the sixth red team's mutants (slow tier)

@@ -87,3 +87,7 @@ MUTANTS += adopted("11")  # the second red team's killed mutants (slow tier)
 from tests.mutants.redteam7 import adopted as adopted7  # noqa: E402
 
 MUTANTS += adopted7("11")  # the fifth red team's mutants (slow tier)
+
+from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
+
+MUTANTS += adopted8("11")  # the sixth red team's mutants (slow tier)

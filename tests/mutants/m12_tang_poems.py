@@ -140,3 +140,7 @@ MUTANTS += _REDTEAM3  # a red team's mutants of the poem-sound shows, 2026-12-06
 from tests.mutants.redteam7 import adopted as adopted7  # noqa: E402
 
 MUTANTS += adopted7("12")  # the fifth red team's mutants (slow tier)
+
+from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
+
+MUTANTS += adopted8("12")  # the sixth red team's mutants (slow tier)

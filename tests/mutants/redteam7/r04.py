@@ -139,7 +139,7 @@ MUTANTS = [
            skip=SKIP_18),
     Mutant("b18_timed_position_wise",
            "the chain in the timed RNN: the 'RNN' entry of the timing is the position-wise layer",
-           "cell-18", r"several times|in proportion to T",
+           "cell-18", r"several times|in proportion to T|depend on its first input",  # the last: since the probe goes through the timed callables
            edits=[Edit("cell-18", "training_step(layer, timing_inputs[T])",
                        "training_step(layers[NO_STATE] if name == \"RNN\" else layer, timing_inputs[T])")],
            skip=SKIP_18),

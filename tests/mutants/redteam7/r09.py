@@ -123,8 +123,9 @@ MUTANTS = [
            "193081ff", "likelier sequence than greedy", patches=[Patch("193081ff", KEEPS_ONE + IMPORT_BEAM)],
            skip=SEC4_SKIP),
     Mutant("sec4_no_running_score", "ranking beams by the summed log p (ranked by the new token's log p)",
-           "193081ff", "likelier sequence than greedy|far likelier|less diverse|repeat more",
+           "193081ff", "likelier sequence than greedy|far likelier|less diverse|repeat more|largest summed log p",
            patches=[Patch("193081ff", NO_RUNNING_SCORE + IMPORT_BEAM)], skip=SEC4_SKIP),
+    # (the last alternative of the regex was added when 193081ff was mended: its new assert checks the beam's ranking)
     # ---- sample_entropy sampling_scores_the_entropy
     Mutant("ent_sampler_ignores_t", "the sampler's temperature (it always draws at T = 1)", "sample_entropy",
            "controls should miss", patches=[Patch("193081ff", IMPORT_BEAM), Patch("sample_entropy", SAMPLER_IGNORES_T)],
