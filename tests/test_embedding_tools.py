@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from utils.embedding_tools import cosine_similarities, mean_similarity, nearest_neighbours, project_2d
+from utils.embedding_tools import cosine_similarities, mean_similarity, nearest_neighbours, neighbour_table, project_2d
 
 # Four hand-checkable rows: east, north, north-east (twice as long), west.
 EMBEDDINGS = torch.tensor([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0], [-3.0, 0.0]])
@@ -58,6 +58,38 @@ def test_nearest_neighbours_reject_an_index_outside_the_vocabulary():
         nearest_neighbours(EMBEDDINGS, 4)
     with pytest.raises(ValueError, match=r"got -1"):
         nearest_neighbours(EMBEDDINGS, -1)
+
+
+@pytest.mark.parametrize("vocab_size, dim, index, negative", [(2, 2, 0, False), (60, 2, 59, True), (60, 16, 30, False),
+                                                              (5, 3, 2, True)])
+def test_neighbour_table_spreads_lengths_and_separates_the_cosines_to_the_query(vocab_size, dim, index, negative):
+    table = neighbour_table(vocab_size, dim, index, seed=4, negative=negative)
+    assert table.shape == (vocab_size, dim) and table.dtype == torch.float32
+    assert torch.equal(table, neighbour_table(vocab_size, dim, index, seed=4, negative=negative))  # seeded
+    lengths = table.norm(dim=1)
+    assert float(lengths.min()) >= 0.05 * 0.999 and float(lengths.max()) <= 20.0 * 1.001
+    unit = torch.nn.functional.normalize(table.double(), dim=1)
+    others = torch.cat([unit[:index], unit[index + 1 :]]) @ unit[index]  # (V-1,): cosines to the query
+    ordered = others.sort().values
+    assert vocab_size < 3 or float((ordered[1:] - ordered[:-1]).min()) > 0.999e-3  # no near-ties: one ranking
+    assert float(others.max()) < (0 if negative else 1 - 0.04)
+    assert nearest_neighbours(table, index, vocab_size - 1) == (others.argsort(descending=True)
+                                                                + (others.argsort(descending=True) >= index)).tolist()
+
+
+def test_neighbour_table_lengths_change_the_dot_product_ranking():
+    table = neighbour_table(40, 8, 5, seed=1)
+    by_dot = (table @ table[5]).index_fill(0, torch.tensor([5]), -float("inf")).topk(10).indices.tolist()
+    assert by_dot != nearest_neighbours(table, 5, 10)
+
+
+def test_neighbour_table_refuses_what_cannot_be_built():
+    with pytest.raises(ValueError, match="V >= 2, E >= 2"):
+        neighbour_table(1, 3, 0, seed=0)
+    with pytest.raises(ValueError, match="E >= 2"):
+        neighbour_table(5, 1, 0, seed=0)
+    with pytest.raises(ValueError, match="do not fit"):
+        neighbour_table(200, 4, 0, seed=0, negative=True, gap=0.01)
 
 
 def test_project_2d_of_points_on_a_line_is_that_line():

@@ -17,6 +17,9 @@ Model families
 Demonstrations used by the notebooks
     synthetic, embedding_tools, extrapolation, norm_demo, lr_grid, masks, copy_failure,
     generation_cost, zoo, class_pairs, can_senses
+Exercise references (the hidden tests' cases and reference answers)
+    causal_probe, leak_probe    -- does a layer (05) or a whole model (08) read the future, from forward calls
+    norm_cases, kv_budget       -- Pre-LN or Post-LN by measurement (07); a KV cache planned for a budget (10)
 Tools
     i18n                        -- tr(): what the code prints in the notebook's language; the Chinese edition
     widgets                     -- the interactive widgets (ipywidgets)

@@ -152,16 +152,17 @@ def previous_token_accuracy(model: LanguageModel, vocab_size: int, length: int, 
 
 def previous_token_projections(T: int) -> tuple[torch.Tensor, torch.Tensor]:
     """W_Q, W_K (T, d_k = T) for one-hot position embeddings (E = I_T) with which causal scaled dot-product attention
-    puts at least 0.9 of every query i >= 1's weight on key i - 1.
+    puts between 0.9 and 0.97 of every query i >= 1's weight on key i - 1 (0.935).
 
     Query i asks for position i - 1 (W_Q shifts), keys are the positions themselves (W_K = I); query i has i other
-    keys of score 0, so its score on key i - 1 must reach ln(9 i): ln(100 T) after the division by sqrt(d_k) is enough.
+    keys of score 0, so its score s_i on key i - 1 gives that key the weight e^s_i / (e^s_i + i): e^s_i = 14.4 i
+    gives 0.935, after the division by sqrt(d_k).
     """
     if T < 1:
         raise ValueError(f"T must be at least 1, got {T}")
-    strength = math.sqrt(T) * math.log(100 * T)  # score ln(100 T) after dividing by sqrt(d_k) = sqrt(T)
+    rows = torch.arange(1, T, dtype=torch.float32)  # (T - 1,): queries 1 .. T - 1
     w_q = torch.zeros(T, T)
-    w_q[1:, :-1] = strength * torch.eye(T - 1)  # row i (position i) -> column i - 1
+    w_q[1:, :-1] = torch.diag(math.sqrt(T) * torch.log(rows * 0.935 / 0.065))  # row i (position i) -> column i - 1
     return w_q, torch.eye(T)
 
 

@@ -73,18 +73,22 @@ def _forward(model, ids, positions, real_keys, caches, mask_padding: bool = True
 
 @torch.no_grad()
 def ragged_greedy(model: TransformerLM, prompts: list[list[int]], n_new: int, pad_id: int = 0,
-                  offset_positions: bool = True, mask_padding: bool = True) -> tuple[list[list[int]], torch.Tensor]:
+                  offset_positions: bool = True, mask_padding: bool = True,
+                  caches: list[KVCache] | None = None) -> tuple[list[list[int]], torch.Tensor]:
     """Greedy continuation of every prompt in one batch: (new tokens per prompt, logits (B, n_new, V) of each step).
 
     offset_positions=False counts positions from the padded row's first column, mask_padding=False lets every token
-    attend to the padding: the two mistakes, for comparison.
+    attend to the padding: the two mistakes, for comparison. `caches` (one empty KVCache per block, new ones if None)
+    are the caches filled, so that a caller can measure them afterwards.
     """
     if not isinstance(model, TransformerLM) or not model.config.causal:
         raise ValueError("ragged_greedy needs a causal TransformerLM")
     model.eval()
     ids, real = left_pad(prompts, pad_id)  # (B, T)
     positions = position_ids(real) if offset_positions else torch.arange(ids.shape[1]).expand_as(ids)
-    caches = [KVCache() for _ in model.blocks]
+    caches = [KVCache() for _ in model.blocks] if caches is None else caches
+    if len(caches) != len(model.blocks):
+        raise ValueError(f"one cache per block: {len(model.blocks)} needed, {len(caches)} given")
     logits = _forward(model, ids, positions, real, caches, mask_padding)[:, -1]  # (B, V): prefill, last column
     steps, tokens = [], []
     for _ in range(n_new):

@@ -117,3 +117,7 @@ MUTANTS += adopted7("04")  # the fifth red team's mutants (slow tier)
 from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
 
 MUTANTS += adopted8("04")  # the sixth red team's mutants (slow tier)
+
+from tests.mutants.redteam9 import adopted as adopted9  # noqa: E402
+
+MUTANTS += adopted9("04")  # the seventh red team's mutants (slow tier)

@@ -105,3 +105,7 @@ MUTANTS += adopted("05")  # the second red team's killed mutants (slow tier)
 from tests.mutants.redteam5 import adopted as adopted5  # noqa: E402
 
 MUTANTS += adopted5("05")  # the third red team's killed mutants (slow tier)
+
+from tests.mutants.redteam9 import adopted as adopted9  # noqa: E402
+
+MUTANTS += adopted9("05")  # the seventh red team's mutants (slow tier)

@@ -98,3 +98,7 @@ MUTANTS += adopted("06")  # the second red team's killed mutants (slow tier)
 from tests.mutants.redteam5 import adopted as _adopted_redteam5  # noqa: E402
 
 MUTANTS += _adopted_redteam5("06")  # the third red team's mutants, 2026-12-06 (slow tier)
+
+from tests.mutants.redteam9 import adopted as adopted9  # noqa: E402
+
+MUTANTS += adopted9("06")  # the seventh red team's mutants (slow tier)

@@ -106,3 +106,7 @@ MUTANTS += adopted7("09")  # the fifth red team's mutants (slow tier)
 from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
 
 MUTANTS += adopted8("09")  # the sixth red team's mutants (slow tier)
+
+from tests.mutants.redteam9 import adopted as adopted9  # noqa: E402
+
+MUTANTS += adopted9("09")  # the seventh red team's mutants (slow tier)

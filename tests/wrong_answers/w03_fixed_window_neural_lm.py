@@ -6,6 +6,7 @@ NOTEBOOK = "03_fixed_window_neural_lm.ipynb"
 _MC = "def make_contexts(ids: list[int], window: int, pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:\n"
 _PC = "def mlp_parameter_count(vocab_size: int, window: int, d_embed: int, d_hidden: int) -> int:\n"
 _CT = "def closest_tokens(C: torch.Tensor, index: int, k: int) -> list[int]:\n"
+_UNIT = "    unit = C / C.norm(dim=1, keepdim=True)\n"
 _PADDED = "    padded = torch.tensor([pad_id] * window + list(ids))  # (n+N,)\n"
 _RW = "def train_recall_window(task: RecallTask, batches, max_steps: int) -> WindowMLPLM:\n"
 
@@ -47,19 +48,37 @@ WRONG = {
         Wrong("no_embedding_table", _PC + "    return window * d_embed * d_hidden + d_hidden + d_hidden * vocab_size + vocab_size",
               visible=r"expected 11897 parameters"),
     ],
-    "ex3_closest_tokens": [
+    "ex3_closest_tokens": [  # the colleague's two bugs, alone and together, and the other usual ones
+        Wrong("axis_fixed_self_score_still_0", _CT + _UNIT + "    similarity = unit @ unit[index]\n    similarity[index] = 0\n"
+              "    return similarity.topk(k).indices.tolist()", visible=r"never its own neighbour"),
+        Wrong("self_fixed_columns_still_normalised", _CT + "    unit = C / C.norm(dim=0, keepdim=True)\n"
+              "    similarity = unit @ unit[index]\n    similarity[index] = -float('inf')\n"
+              "    return similarity.topk(k).indices.tolist()", visible=r"cosine similarity compares directions only"),
+        Wrong("as_given", "closest_tokens = colleague_closest", visible=r"never its own neighbour"),
+        Wrong("dot_product", _CT + "    similarity = C @ C[index]\n    similarity[index] = -float('inf')\n"
+              "    return similarity.topk(k).indices.tolist()", visible=r"cosine similarity compares directions only"),
+        Wrong("only_the_query_normalised", _CT + "    similarity = C @ (C[index] / C[index].norm())\n"
+              "    similarity[index] = -float('inf')\n    return similarity.topk(k).indices.tolist()",
+              visible=r"cosine similarity compares directions only"),
         Wrong("euclidean_distance", _CT + "    distance = (C - C[index]).norm(dim=1)\n    distance[index] = float('inf')\n"
-              "    return (-distance).topk(k).indices.tolist()",
-              visible=r"cosine, not distance"),
-        Wrong("includes_itself", _CT + "    unit = C / C.norm(dim=1, keepdim=True)\n"
-              "    return (unit @ unit[index]).topk(k).indices.tolist()",
-              visible=r"leave the token itself out"),
-        Wrong("least_similar_first", _CT + "    unit = C / C.norm(dim=1, keepdim=True)\n    similarity = unit @ unit[index]\n"
+              "    return (-distance).topk(k).indices.tolist()", visible=r"cosine similarity compares directions only"),
+        Wrong("includes_itself", _CT + _UNIT + "    return (unit @ unit[index]).topk(k).indices.tolist()",
+              visible=r"never its own neighbour"),
+        Wrong("normalised_in_place", _CT + "    C /= C.norm(dim=1, keepdim=True)\n    similarity = C @ C[index]\n"
+              "    similarity[index] = -float('inf')\n    return similarity.topk(k).indices.tolist()",
+              visible=r"changed C in place"),
+        Wrong("least_similar_first", _CT + _UNIT + "    similarity = unit @ unit[index]\n"
               "    similarity[index] = float('inf')\n    return (-similarity).topk(k).indices.tolist()",
-              visible=r"expected \[1, 2\]"),
-        Wrong("returns_tensor", _CT + "    unit = C / C.norm(dim=1, keepdim=True)\n    similarity = unit @ unit[index]\n"
+              visible=r"expected \[3, 1, 2\]"),
+        Wrong("ids_in_increasing_order", _CT + _UNIT + "    similarity = unit @ unit[index]\n"
+              "    similarity[index] = -float('inf')\n    return sorted(similarity.topk(k).indices.tolist())",
+              visible=r"expected \[3, 1, 2\]"),
+        Wrong("returns_tensor", _CT + _UNIT + "    similarity = unit @ unit[index]\n"
               "    similarity[index] = -float('inf')\n    return similarity.topk(k).indices",
-              visible=r"list"),
+              visible=r"list of 3 Python ints"),
+        Wrong("half_precision", _CT + "    unit = torch.nn.functional.normalize(C.half(), dim=1)\n"
+              "    similarity = (unit @ unit[index]).float()\n    similarity[index] = -float('inf')\n"
+              "    return similarity.topk(k).indices.tolist()"),  # near cosines of the trained table swap: hidden only
     ],
     "ex4_train_recall_window": [
         Wrong("window_misses_the_key", _recall("task.gap + 1", 2, 32, 3e-2), visible=r"is it inside the window"),
@@ -82,6 +101,15 @@ RIGHT = {
               "        rows.append([pad_id] * max(0, -start) + list(ids[max(0, start) : i + 1]))\n"
               "    return torch.tensor(rows, dtype=torch.long).reshape(-1, window), torch.tensor(ids[1:], dtype=torch.long)"),
     ],
+    "ex3_closest_tokens": [
+        Right("torch_cosine_similarity", _CT + "    similarity = torch.nn.functional.cosine_similarity(C, C[index][None], dim=1)\n"
+              "    similarity[index] = -2.0\n    return similarity.topk(k).indices.tolist()"),
+        Right("distance_between_unit_rows", _CT + "    unit = torch.nn.functional.normalize(C, dim=1)\n"
+              "    distance = (unit - unit[index]).norm(dim=1)\n    distance[index] = float('inf')\n"
+              "    return [int(i) for i in distance.argsort()[:k]]"),
+        Right("every_other_id_by_similarity", _CT + _UNIT + "    order = (unit @ unit[index]).argsort(descending=True)\n"
+              "    return [int(i) for i in order if int(i) != index][:k]"),
+    ],
 }
 DELEGATIONS = {
     "ex1_make_contexts": [
@@ -98,11 +126,19 @@ DELEGATIONS = {
                    denied="utils.window_mlp.WindowMLPLM"),
     ],
     "ex3_closest_tokens": [
+        Delegation("set_up_import", _CT + "    similarity = cosine_similarities(C)[index].clone()\n"
+                                    "    similarity[index] = -float('inf')\n    return similarity.topk(k).indices.tolist()",
+                   denied="utils.embedding_tools.cosine_similarities"),
         Delegation("getattr", "import importlib\n\n\n"
                               "def closest_tokens(C: torch.Tensor, index: int, k: int) -> list[int]:\n"
                               "    tools = importlib.import_module('utils.embedding_' + 'tools')\n"
                               "    return list(getattr(tools, 'nearest_' + 'neighbours')(C, index, k))",
                    denied="utils.embedding_tools.nearest_neighbours"),
+        Delegation("module_access", "import utils.embedding_tools as tools\n\n\n" + _CT
+                   + "    return tools.nearest_neighbours(C, index, k)", denied="utils.embedding_tools.nearest_neighbours"),
+        Delegation("copy_made_before", _CT + "    similarity = _similar(C)[index].clone()\n"
+                                       "    similarity[index] = -float('inf')\n    return similarity.topk(k).indices.tolist()",
+                   before="_similar = cosine_similarities", denied="utils.embedding_tools.cosine_similarities"),
     ],
     "ex4_train_recall_window": [
         Delegation("module_access", "import utils.training as training\n\n\n" + _RW
@@ -117,3 +153,7 @@ from tests.wrong_answers.red_team_1 import adopt  # noqa: E402
 
 # The third exercise red team's (written from the released notebook alone): tests/wrong_answers/red_team_3.
 adopt("03", WRONG, DELEGATIONS, RIGHT, bypasses=set(), wrong_right=set(), team=3)
+# The fourth exercise red team's (written from the released notebook alone, for the find-the-bug exercise 3):
+# tests/wrong_answers/red_team_4. w3, w4, w7 and w8 earned full marks before the hidden tests gained a row exactly opposite
+# the query, rows parallel to it, and a check that C is left as it was.
+adopt("03", WRONG, DELEGATIONS, RIGHT, bypasses=set(), wrong_right=set(), team=4)

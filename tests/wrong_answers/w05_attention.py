@@ -4,8 +4,17 @@ from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "05_attention.ipynb"
 
-_ATT = ("def my_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,\n"
-        "                 mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:\n")
+_LEAK = "def leaks_future(layer, T: int, d: int) -> bool:\n"
+
+
+def _probe(compare: str, threshold: str = "1e-4", prelude: str = "") -> str:
+    """A leaks_future answer that redraws the inputs after t for every t and applies `compare` to the old and new outputs."""
+    return (_LEAK + prelude + "    g = torch.Generator().manual_seed(0)\n    x = torch.randn(8, T, d, generator=g)\n"
+            "    base = layer(x)\n    for t in range(T - 1):\n        y = x.clone()\n"
+            "        y[:, t + 1:] = torch.randn(8, T - t - 1, d, generator=g)\n        new = layer(y)\n"
+            f"        if {compare.format(threshold=threshold)}:\n            return True\n    return False")
+
+
 _HEAD = "def previous_token_head(T: int) -> tuple[torch.Tensor, torch.Tensor]:\n"
 
 
@@ -31,37 +40,42 @@ def _tied_loop(config: str, steps: int = 150, extra: str = "", lr: str = "1e-2")
 
 
 WRONG = {
-    "ex1_attention": [
-        Wrong("no_scale", _ATT + "    weights = torch.softmax(q @ k.transpose(-2, -1) + (0 if mask is None else mask), dim=-1)\n"
-                                 "    return weights @ v, weights",
-              visible=r"did you divide the scores by sqrt\(d_k\)"),
-        Wrong("softmax_over_queries", _ATT + "    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])\n"
-                                             "    if mask is not None:\n        scores = scores + mask\n"
-                                             "    weights = torch.softmax(scores, dim=-2)\n    return weights @ v, weights",
-              visible=r"each row of the weights"),
-        Wrong("mask_ignored", _ATT + "    weights = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1)\n"
-                                     "    return weights @ v, weights",
-              visible=r"with a causal mask the weights above the diagonal must be 0"),
-        Wrong("mask_after_softmax", _ATT + "    weights = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1)\n"
-                                           "    if mask is not None:\n        weights = weights * (mask == 0)\n"
-                                           "    return weights @ v, weights",
-              visible=r"query 1 shares its weight between keys 0 and 1 only"),
-        Wrong("scale_by_keys", _ATT + "    scores = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-2])\n"
-                                      "    if mask is not None:\n        scores = scores + mask\n"
-                                      "    weights = torch.softmax(scores, dim=-1)\n    return weights @ v, weights",
-              visible=r"did you divide the scores by sqrt\(d_k\)"),
-        Wrong("two_d_transpose", _ATT + "    scores = q @ k.T / math.sqrt(q.shape[-1])\n"
-                                        "    if mask is not None:\n        scores = scores + mask\n"
-                                        "    weights = torch.softmax(scores, dim=-1)\n    return weights @ v, weights"),
+    "ex1_leaks_future": [
+        Wrong("exact_equality", _probe("not torch.equal(new[:, :t + 1], base[:, :t + 1])"),
+              visible=r"answered True for a causal layer"),
+        Wrong("last_input_first_output", _LEAK + "    x = torch.randn(8, T, d)\n    y = x.clone()\n"
+                                          "    y[:, -1] = torch.randn(8, d)\n"
+                                          "    return bool((layer(y)[:, 0] - layer(x)[:, 0]).abs().max() > 1e-4)",
+              visible=r"answered False for a layer that reads the future"),
+        Wrong("every_position_compared", _probe("(new - base).abs().max() > {threshold}"),
+              visible=r"answered True for a causal layer"),
+        Wrong("loose_threshold", _probe("(new[:, :t + 1] - base[:, :t + 1]).abs().max() > {threshold}", "0.1")),
+        Wrong("only_after_the_first_position", _LEAK + "    x = torch.randn(8, T, d)\n    y = x.clone()\n"
+                                                "    y[:, 1:] = torch.randn(8, T - 1, d)\n"
+                                                "    return bool((layer(y)[:, 0] - layer(x)[:, 0]).abs().max() > 1e-4)"),
+        Wrong("one_input_tight_threshold", _LEAK + "    g = torch.Generator().manual_seed(0)\n"
+                                            "    x = torch.randn(1, T, d, generator=g)\n    base = layer(x)\n"
+                                            "    for t in range(T - 1):\n        y = x.clone()\n"
+                                            "        y[:, t + 1:] = 1e-3 * torch.randn(1, T - t - 1, d, generator=g) + x[:, t + 1:]\n"
+                                            "        if (layer(y)[:, :t + 1] - base[:, :t + 1]).abs().max() > 1e-3:\n"
+                                            "            return True\n    return False"),
+        Wrong("always_false", _LEAK + "    return False", visible=r"answered False for a layer that reads the future"),
     ],
     "ex2_previous_token_head": [
+        Wrong("one_large_strength", _head("math.sqrt(T) * math.log(100 * T) * shift", "torch.eye(T)"),
+              visible=r"at T = 2 query 1 puts 0\.99\d+ .*outside the band"),
+        Wrong("ignores_the_other_keys", _head("math.sqrt(T) * math.log(0.935 / 0.065) * shift", "torch.eye(T)"),
+              visible=r"outside the band 0\.9 to 0\.97"),
+        Wrong("scale_forgotten", _head("strength", "torch.eye(T)",
+                                       prelude="    strength = torch.zeros(T, T)\n"
+                                               "    strength[1:, :-1] = torch.diag(torch.log(torch.arange(1, T) * 14.4))\n"),
+              visible=r"outside the band"),
+        Wrong("one_strength_tuned_for_the_middle", _head("math.sqrt(T) * math.log(14.4 * T / 2) * shift", "torch.eye(T)"),
+              visible=r"outside the band"),
         Wrong("tied", _head("math.sqrt(T) * math.log(100 * T) * shift", "math.sqrt(T) * math.log(100 * T) * shift"),
-              visible=r"below 0\.9"),
-        Wrong("too_weak", _head("shift", "torch.eye(T)"), visible=r"below 0\.9"),
-        Wrong("fixed_strength", _head("math.sqrt(T) * 5.0 * shift", "torch.eye(T)"), visible=r"at T = 64 .*below 0\.9"),
+              visible=r"outside the band"),
         Wrong("shift_the_wrong_way", _head("math.sqrt(T) * math.log(100 * T) * shift.T", "torch.eye(T)"),
-              visible=r"below 0\.9"),
-        Wrong("scale_forgotten", _head("math.log(100 * T) * shift", "torch.eye(T)"), visible=r"below 0\.9"),
+              visible=r"outside the band"),
         Wrong("wrong_shape", _head("math.sqrt(T) * math.log(100 * T) * shift[:, :-1]", "torch.eye(T)"),
               visible=r"must both have shape"),
     ],
@@ -97,25 +111,14 @@ WRONG = {
 }
 
 DELEGATIONS = {
-    "ex1_attention": [
-        Delegation("direct", "from utils.attention import scaled_dot_product_attention\n\n\n" + _ATT +
-                   "    return scaled_dot_product_attention(q, k, v, mask)",
-                   denied="utils.attention.scaled_dot_product_attention"),
-        Delegation("weights_helper", "from utils.attention import attention_weights\n\n\n" + _ATT +
-                   "    weights = attention_weights(q, k, mask)\n    return weights @ v, weights",
-                   denied="utils.attention.attention_weights"),
-        Delegation("torch_sdpa", "import torch.nn.functional as F\n\n\n" + _ATT +
-                   "    eye = torch.eye(k.shape[-2]).expand(*k.shape[:-1], k.shape[-2])  # values = one-hot keys: out = weights\n"
-                   "    weights = F.scaled_dot_product_attention(q, k, eye, attn_mask=mask)\n"
-                   "    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask), weights",
-                   denied="torch.nn.functional.scaled_dot_product_attention"),
-        Delegation("module_attribute", "import utils.attention as ua\n\n\n" + _ATT +
-                   "    return ua.scaled_dot_product_attention(q, k, v, mask)",
-                   denied="utils.attention.scaled_dot_product_attention"),
-        Delegation("importlib", "import importlib\n\n\n" + _ATT +
-                   "    weights = getattr(importlib.import_module('utils.' + 'attention'), 'attention_weights')(q, k, mask)\n"
-                   "    return weights @ v, weights",
-                   denied="utils.attention.attention_weights"),
+    "ex1_leaks_future": [
+        Delegation("alias", "from utils.causal_probe import leaks_future as _probe\n\n\n" + _LEAK +
+                   "    return _probe(layer, T, d)", denied="utils.causal_probe.leaks_future"),
+        Delegation("module_attribute", "import utils.causal_probe as cp\n\n\n" + _LEAK +
+                   "    return cp.largest_leak(layer, T, d) > 1e-4", denied="utils.causal_probe.largest_leak"),
+        Delegation("getattr", "import importlib\n\n\n" + _LEAK +
+                   "    return getattr(importlib.import_module('utils.causal_' + 'probe'), 'leaks_future')(layer, T, d)",
+                   denied="utils.causal_probe.leaks_future"),
     ],
     "ex2_previous_token_head": [
         Delegation("direct", "from utils.attention_lm import previous_token_projections\n\n\n" + _HEAD +
@@ -148,3 +151,16 @@ DELEGATIONS = {
                    denied="utils.training.train"),
     ],
 }
+
+from tests.wrong_answers.red_team_1 import adopt  # noqa: E402
+
+# The fifth exercise red team's (written from the released notebook alone): tests/wrong_answers/red_team_5. Its ex1 w4
+# (output t against input t + 1 only) and w6 (only the last input redrawn) earned full marks until the hidden layers gained
+# a leak that skips the next key and one from key 1 to query 0 alone (utils.causal_probe). Not filed: w7 reads the layer's
+# closure (flagged for manual review by the grader, automatic marks full) and w11 (uniform inputs, one row) still earns
+# full marks: no hidden leak is faint enough to need normal inputs (left open).
+RIGHT: dict = {}
+adopt("05", WRONG, DELEGATIONS, RIGHT, bypasses=set(), wrong_right=set(), team=5)
+for _table in (WRONG, RIGHT):
+    for _key in list(_table):
+        _table[_key] = [answer for answer in _table[_key] if not (_key.startswith("ex1") and answer.name in ("red5_w7", "red5_w11"))]

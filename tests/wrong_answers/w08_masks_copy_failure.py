@@ -5,81 +5,80 @@ from tests.wrong_answers.spec import Delegation, Wrong
 NOTEBOOK = "08_masks_copy_failure.ipynb"
 
 _ATT = "def causal_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:\n"
-_SCORES = _ATT + "    scores = q @ k.T / q.shape[-1] ** 0.5\n"
-_FUTURE = "    mask = torch.full_like(scores, float('-inf')).triu(diagonal=1)\n"
+_SEEN = "    seen = torch.arange(1, q.shape[0] + 1, dtype=q.dtype)[:, None]  # (T, 1)\n"
+_TAIL = ("    scores = q @ k.T / q.shape[-1] ** 0.5\n"
+         "    mask = torch.full_like(scores, float('-inf')).triu(diagonal=1)\n"
+         "    return torch.softmax(scores + mask, dim=-1) @ v")
 _SHARE = "def look_ahead_share(weights: torch.Tensor) -> float:\n    T = weights.shape[0]\n"
-_LOSS = ("@torch.no_grad()\ndef generation_time_loss(model, ids: list[int]) -> float:\n"
-         "    idx = torch.tensor(ids)[None]  # (1, n)\n")
+_LEAKS = "def leaks_future(forward, vocab_size: int, context_length: int) -> bool:\n"
+
+
+def _probe(trials: str = "4 * T", cut: str = "t + 1", compared: str = "t + 1", line: str = "moved > 1e-4",
+           change: str = "y[:, {cut} :] = torch.randint(0, vocab_size, (1, T - ({cut})), generator=generator)") -> str:
+    """A leaks_future answer that compares x and y, equal before `cut`, at positions < `compared`, `trials` times."""
+    return (_LEAKS + "    T = context_length\n    generator = torch.Generator().manual_seed(0)\n"
+            f"    for trial in range({trials}):\n        t = trial % (T - 1)\n"
+            "        x = torch.randint(0, vocab_size, (1, T), generator=generator)\n        y = x.clone()\n"
+            f"        {change.format(cut=cut)}\n"
+            f"        moved = float((forward(x)[:, : {compared}] - forward(y)[:, : {compared}]).abs().max())\n"
+            f"        if {line}:\n            return True\n    return False")
+
 
 WRONG = {
     "ex1_find_the_leak": [
-        Wrong("as_given", "causal_attention = colleague_attention",
+        Wrong("as_given", "causal_attention = colleague_attention", visible=r"the future still reaches the past"),
+        Wrong("centring_dropped", _ATT + _TAIL, visible=r"at the last position, which has no future to leak"),
+        Wrong("keys_on_their_own_prefix", _ATT + _SEEN + "    q = q - q.cumsum(dim=0) / seen\n"
+                                          "    k = k - k.cumsum(dim=0) / seen\n" + _TAIL,
+              visible=r"at the last position, which has no future to leak"),
+        Wrong("queries_before_i", _ATT + _SEEN + "    before = (q.cumsum(dim=0) - q) / (seen - 1).clamp(min=1)\n"
+                                  "    q = q - before\n" + _TAIL,
+              visible=r"at the last position, which has no future to leak"),
+        Wrong("keys_fixed_queries_not", _ATT + _SEEN + "    q = q - q.mean(dim=0, keepdim=True)\n"
+                                        "    k = k - k.cumsum(dim=0) / seen\n" + _TAIL,
               visible=r"the future still reaches the past"),
-        Wrong("no_mask", _SCORES + "    return torch.softmax(scores, dim=-1) @ v",
-              visible=r"the future still reaches the past"),
-        Wrong("diagonal_hidden", _SCORES + "    mask = torch.full_like(scores, float('-inf')).triu(diagonal=0)\n"
-                                           "    return torch.softmax(scores + mask, dim=-1) @ v",
-              visible=r"returned NaN or inf: .*the diagonal must stay visible"),
-        Wrong("mask_after_softmax", _SCORES + "    return (torch.softmax(scores, dim=-1) * torch.ones_like(scores).tril()) @ v",
-              visible=r"the future still reaches the past"),
-        Wrong("not_normalised", _SCORES + "    return (scores.exp() * torch.ones_like(scores).tril()) @ v",
-              visible=r"position 0 may read key 0 only, so its output must be v\[0\]"),
-        Wrong("mask_hides_the_past", _SCORES + "    mask = torch.full_like(scores, float('-inf')).tril(diagonal=-1)\n"
-                                               "    return torch.softmax(scores + mask, dim=-1) @ v",
-              visible=r"the future still reaches the past"),
-        Wrong("no_scale", _ATT + "    scores = q @ k.T\n" + _FUTURE + "    return torch.softmax(scores + mask, dim=-1) @ v"),
-        Wrong("transposed_weights", _SCORES + _FUTURE + "    return torch.softmax(scores + mask, dim=-1).T @ v",
-              visible=r"the future still reaches the past"),
+        Wrong("first_query_as_centre", _ATT + "    q = q - q[:1]\n" + _TAIL, visible=r"at the last position"),
     ],
     "ex2_look_ahead_share": [
         Wrong("all_t_rows", _SHARE + "    return float((weights.argmax(dim=-1) == torch.arange(1, T + 1)).float().mean())",
-              visible=r"you averaged over all T rows, but the last row has no key i\+1"),
+              visible=r"the last row, which has no key i\+1, counted"),
         Wrong("argmax_over_queries", _SHARE + "    return float((weights.argmax(dim=0)[:-1] == torch.arange(1, T))"
                                               ".float().mean())",
-              visible=r"take each row's argmax over the keys,? \(?dim=-1"),
+              visible=r"rows 0\.\.3 all look one step ahead: expected 1, got 0"),
         Wrong("reads_itself", _SHARE + "    return float((weights[:-1].argmax(dim=-1) == torch.arange(T - 1))"
                                        ".float().mean())",
               visible=r"look_ahead_share of the identity .*expected 0, got 1"),
         Wrong("weight_over_half", _SHARE + "    return float((weights[:-1].diagonal(1) > 0.5).float().mean())",
               visible=r"rows 0 and 2 put their LARGEST weight on key i\+1 .*expected 0\.666667, got 0\.333333"),
         Wrong("count_not_share", _SHARE + "    return float((weights[:-1].argmax(dim=-1) == torch.arange(1, T)).sum())",
-              visible=r"rows 0\.\.3 all look one step ahead .*expected 1, got 4"),
+              visible=r"rows 0\.\.3 all look one step ahead.*expected 1, got 4"),
         Wrong("returns_tensor", _SHARE + "    return (weights[:-1].argmax(dim=-1) == torch.arange(1, T)).float().mean()",
               visible=r"look_ahead_share\(weights\): expected a float, got Tensor"),
     ],
-    "ex3_generation_time_loss": [
-        Wrong("teacher_forced", _LOSS + "    log_probs = torch.log_softmax(model(idx[:, :-1])[0], dim=-1)  # (n-1, V)\n"
-                                        "    return float(-log_probs.gather(-1, idx[0, 1:, None]).mean())",
-              visible=r"UNMASKED model equals its teacher-forced loss: the model saw the tokens it predicts"),
-        Wrong("sum_not_mean", _LOSS + "    total = 0.0\n    for t in range(idx.shape[1] - 1):\n"
-                                      "        logits = model(idx[:, : t + 1])[0, -1]\n"
-                                      "        total -= float(torch.log_softmax(logits, dim=-1)[idx[0, t + 1]])\n"
-                                      "    return total",
-              visible=r"MASKED model: it must equal the teacher-forced loss"),
-        Wrong("predicts_current_token", _LOSS + "    total = 0.0\n    for t in range(idx.shape[1] - 1):\n"
-                                                "        logits = model(idx[:, : t + 1])[0, -1]\n"
-                                                "        total -= float(torch.log_softmax(logits, dim=-1)[idx[0, t]])\n"
-                                                "    return total / (idx.shape[1] - 1)",
-              visible=r"MASKED model: it must equal the teacher-forced loss"),
-        Wrong("softmax_over_batch", _LOSS + "    total = 0.0\n    for t in range(idx.shape[1] - 1):\n"
-                                            "        logits = model(idx[:, : t + 1])[:, -1]  # (1, V)\n"
-                                            "        total -= float(torch.log_softmax(logits, dim=0)[0, idx[0, t + 1]])\n"
-                                            "    return total / (idx.shape[1] - 1)",
-              visible=r"MASKED model: it must equal the teacher-forced loss"),
-        Wrong("first_position", _LOSS + "    total = 0.0\n    for t in range(idx.shape[1] - 1):\n"
-                                        "        logits = model(idx[:, : t + 1])[0, 0]  # the first position, not the last\n"
-                                        "        total -= float(torch.log_softmax(logits, dim=-1)[idx[0, t + 1]])\n"
-                                        "    return total / (idx.shape[1] - 1)"),
+    "ex3_leaks_future": [
+        Wrong("exact_equality", _probe(line="moved > 0"), visible=r"that is float rounding, not a leak"),
+        Wrong("own_position_changed", _probe(cut="t"), visible=r"said True for a masked model"),
+        Wrong("one_probe", _probe(trials="1")),
+        Wrong("too_loose", _probe(line="moved > 1e-2")),
+        Wrong("flip_last_token_once", _probe(trials="1", cut="T - 1", compared="T - 1")),
+        Wrong("always_true", _LEAKS + "    return True", visible=r"said True for a masked model"),
+        Wrong("returns_a_tensor", _LEAKS + "    x = torch.zeros(1, context_length, dtype=torch.long)\n    y = x.clone()\n"
+                                           "    y[0, -1] = 1\n    return (forward(x)[:, :-1] - forward(y)[:, :-1]).abs().max() > 1e-4",
+              visible=r"expected a bool, got Tensor"),
     ],
 }
 
 DELEGATIONS = {
     "ex1_find_the_leak": [
-        Delegation("sdpa", "import torch.nn.functional as F\n\n\n" + _ATT +
+        Delegation("package", "from utils.leak_probe import prefix_attention as fixed\n\n\n" + _ATT +
+                   "    return fixed(q, k, v)", denied="utils.leak_probe.prefix_attention"),
+        Delegation("sdpa", "import torch.nn.functional as F\n\n\n" + _ATT + _SEEN +
+                   "    q = q - q.cumsum(dim=0) / seen\n"
                    "    return F.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=True)[0]",
                    denied="torch.nn.functional.scaled_dot_product_attention"),
-        Delegation("package", "from utils.attention import attention_weights, causal_mask\n\n\n" + _ATT +
-                   "    return attention_weights(q, k, causal_mask(q.shape[0])) @ v",
+        Delegation("attention_weights", "import utils.attention as ua\n\n\n" + _ATT + _SEEN +
+                   "    q = q - q.cumsum(dim=0) / seen\n"
+                   "    return ua.attention_weights(q, k, ua.causal_mask(q.shape[0])) @ v",
                    denied="utils.attention.attention_weights"),
     ],
     "ex2_look_ahead_share": [
@@ -101,15 +100,12 @@ DELEGATIONS = {
                           "_my_helper = types.FunctionType(_f.__code__, _f.__globals__, 'helper', _f.__defaults__)",
                    denied="utils.copy_failure.next_position_share"),
     ],
-    "ex3_generation_time_loss": [
-        Delegation("direct", "from utils.copy_failure import generation_time_nll\n\n\n"
-                             "def generation_time_loss(model, ids: list[int]) -> float:\n"
-                             "    return generation_time_nll(model, [ids])",
-                   denied="utils.copy_failure.generation_time_nll"),
-        Delegation("copy_before_test", "from utils.copy_failure import generation_time_nll as _nll\n\n"
-                                       "_saved = _nll\n\n\n"
-                                       "def generation_time_loss(model, ids: list[int]) -> float:\n"
-                                       "    return _saved(model, [list(ids)])",
-                   denied="utils.copy_failure.generation_time_nll"),
+    "ex3_leaks_future": [
+        Delegation("reference", "from utils.leak_probe import reference_leaks_future as decide\n\n\n" + _LEAKS +
+                   "    return decide(forward, vocab_size, context_length)",
+                   denied="utils.leak_probe.reference_leaks_future"),
+        Delegation("reach_copied_before", _LEAKS + "    return _reach(forward, vocab_size, context_length, trials=64) > 1e-4",
+                   before="import utils.leak_probe\n\n_reach = utils.leak_probe.future_reach",
+                   denied="utils.leak_probe.future_reach"),
     ],
 }

@@ -7,7 +7,17 @@ NOTEBOOK = "10_generation_cost_kv_cache.ipynb"
 
 _APPEND = "def append_to_cache(cache_k, cache_v, k_new: torch.Tensor, v_new: torch.Tensor):\n"
 _STEP = "def cached_attention_step(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:\n"
-_BYTES = "def cache_bytes_per_token(n_layer: int, n_head: int, n_kv_head: int, d_model: int, bytes_per_value: int) -> int:\n"
+_PLAN_DEF = ("def plan_kv_cache(n_layer: int, n_head: int, d_model: int, prompt_lengths: list[int], n_new: int,\n"
+             "                  budget: int) -> tuple[int, torch.dtype] | None:\n")
+_PLAN = _PLAN_DEF + ("    d_head, dtypes = d_model // n_head, (torch.float32, torch.bfloat16)\n"
+                     "    positions = len(prompt_lengths) * (max(prompt_lengths) + n_new)\n"
+                     "    heads = [h for h in range(n_head, 0, -1) if n_head % h == 0]\n"
+                     "    for kv in heads:\n        for dtype in dtypes:\n"
+                     "            size = torch.tensor([], dtype=dtype).element_size()\n"
+                     "            if {per_position} * positions <= budget:\n"
+                     "                return kv, dtype\n"
+                     "    return None")
+_PLAN_RIGHT = _PLAN.format(per_position="2 * n_layer * kv * d_head * size")  # the reference's loop, to break below
 
 _FAST = "def fast_greedy(model, prompt: list[int], n_new: int) -> list[int]:\n"
 _SOFTMAX_STEP = (_STEP + "    scores = q @ K.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (B, H, 1, n)\n"
@@ -52,15 +62,28 @@ WRONG = {
                                         "    return (w / w.sum(dim=-1, keepdim=True)) @ V",
               visible=r"scores in the hundreds"),
     ],
-    "ex3_cache_bytes": [
-        Wrong("keys_only", _BYTES + "    return n_layer * n_kv_head * (d_model // n_head) * bytes_per_value",
-              visible=r"you counted the keys only"),
-        Wrong("d_model_per_head", _BYTES + "    return 2 * n_layer * n_kv_head * d_model * bytes_per_value",
-              visible=r"you used d_model for every head"),
-        Wrong("query_heads", _BYTES + "    return 2 * n_layer * n_head * (d_model // n_head) * bytes_per_value",
-              visible=r"the cache holds KV heads, not query heads"),
-        Wrong("float_result", _BYTES + "    return 2 * n_layer * n_kv_head * d_model / n_head * bytes_per_value",
-              visible=r"return an int"),
+    "ex3_plan_kv_cache": [
+        Wrong("query_heads", _PLAN.format(per_position="2 * n_layer * n_head * d_head * size"),  # the cache of n_head heads
+              visible=r"None, but 3 KV heads in torch.bfloat16 fit"),
+        Wrong("keys_only", _PLAN.format(per_position="n_layer * kv * d_head * size"), visible=r"over the budget"),
+        Wrong("no_layers", _PLAN.format(per_position="2 * kv * d_head * size"), visible=r"over the budget"),
+        Wrong("heads_before_width", _PLAN_RIGHT.replace("    for kv in heads:\n        for dtype in dtypes:\n",
+                                                        "    for dtype in dtypes:\n        for kv in heads:\n"),
+              visible=r"2 KV heads in torch.float32 fit .*but so do 3 KV heads in torch.bfloat16"),
+        Wrong("mha_or_mqa_only", _PLAN_RIGHT.replace("heads = [h for h in range(n_head, 0, -1) if n_head % h == 0]",
+                                                     "heads = sorted({n_head, 1}, reverse=True)"),
+              visible=r"but so do 3 KV heads"),
+        Wrong("halving_heads", _PLAN_RIGHT.replace("heads = [h for h in range(n_head, 0, -1) if n_head % h == 0]",
+                                                   "heads = sorted({n_head >> i for i in range(n_head.bit_length()) if n_head % (n_head >> i) == 0}, "
+                                                   "reverse=True)")),  # 6 -> 6, 3, 1: visible right; 12 -> no 4, 2
+        Wrong("unpadded_rows", _PLAN_RIGHT.replace("len(prompt_lengths) * (max(prompt_lengths) + n_new)",
+                                                   "sum(prompt_lengths) + len(prompt_lengths) * n_new"),
+              visible=r"budget 800 bytes.*over the budget"),  # counts the padding out: too few positions
+        Wrong("last_token_not_read", _PLAN_RIGHT.replace("max(prompt_lengths) + n_new", "max(prompt_lengths) + max(n_new - 1, 0)"),
+              visible=r"budget 800 bytes.*over the budget"),
+        Wrong("d_model_per_head", _PLAN.format(per_position="2 * n_layer * kv * d_model * size"), visible=r"None, but"),
+        Wrong("strictly_below", _PLAN_RIGHT.replace("<= budget", "< budget"),
+              visible=r"budget 5184 bytes.*but so do 6 KV heads"),
     ],
     "ex4_fast_greedy": [
         Wrong("last_prompt_token_twice", _FAST + _FAST_LOOP.replace(
@@ -104,9 +127,19 @@ DELEGATIONS = {
         Delegation("aten_sdpa", _STEP + "    return torch.ops.aten.scaled_dot_product_attention(q, K, V)",
                    denied="torch.nn.functional.scaled_dot_product_attention"),
     ],
-    "ex3_cache_bytes": [
-        Delegation("package_formula", "from utils.generation_cost import cache_bytes_formula\n\n\n" + _BYTES
-                   + "    return cache_bytes_formula(n_layer, n_kv_head, d_model // n_head, 1, bytes_per_value)",
+    "ex3_plan_kv_cache": [
+        Delegation("package_plan", "from utils.kv_budget import best_kv_plan as plan\n\n\n" + _PLAN_DEF
+                   + "    rows, positions = len(prompt_lengths), max(prompt_lengths) + n_new\n"
+                   "    measure = lambda kv, dtype: 2 * n_layer * kv * (d_model // n_head) * positions * rows * dtype.itemsize\n"
+                   "    return plan(measure, n_head, budget)",
+                   denied="utils.kv_budget.best_kv_plan"),
+        Delegation("formula_module", "import torch\nimport utils.generation_cost as g\n\n\n" + _PLAN_DEF
+                   + "    for kv in [h for h in range(n_head, 0, -1) if n_head % h == 0]:\n"
+                   "        for dtype, size in ((torch.float32, 4), (torch.bfloat16, 2)):\n"
+                   "            if g.cache_bytes_formula(n_layer, kv, d_model // n_head, max(prompt_lengths) + n_new, size,\n"
+                   "                                     len(prompt_lengths)) <= budget:\n"
+                   "                return kv, dtype\n"
+                   "    return None",
                    denied="utils.generation_cost.cache_bytes_formula"),
     ],
     "ex4_fast_greedy": [
@@ -120,6 +153,23 @@ DELEGATIONS = {
 }
 
 RIGHT = {
+    # measuring is allowed: build each choice's model with the course's classes and read its caches
+    "ex3_plan_kv_cache": [
+        Right("measures_own_models", "from utils.transformer import TransformerConfig, TransformerLM\n\n\n" + _PLAN_DEF
+              + "    ids = torch.zeros(len(prompt_lengths), max(prompt_lengths), dtype=torch.long)  # left-padded batch\n"
+              "    for kv in [h for h in range(n_head, 0, -1) if n_head % h == 0]:\n"
+              "        for dtype in (torch.float32, torch.bfloat16):\n"
+              "            model = TransformerLM(TransformerConfig(5, context_length=ids.shape[1] + n_new + 1, n_layer=n_layer,\n"
+              "                n_head=n_head, d_model=d_model, n_kv_head=kv, positional='rotary')).to(dtype).eval()\n"
+              "            with torch.no_grad():\n"
+              "                logits, state = model.step(ids, model.start_state(len(prompt_lengths)))\n"
+              "                for _ in range(n_new):\n"
+              "                    logits, state = model.step(logits.argmax(-1, keepdim=True), state)\n"
+              "            if sum(cache.nbytes for cache in state.caches) <= budget:\n"
+              "                return kv, dtype\n"
+              "    return None"),
+        Right("finfo_bits", _PLAN_RIGHT.replace("torch.tensor([], dtype=dtype).element_size()", "torch.finfo(dtype).bits // 8")),
+    ],
     # every spelling of softmax earns full marks: the exercise asks for cached attention, not for softmax
     "ex2_cached_attention_step": [
         Right("torch_softmax", _SOFTMAX_STEP.format(softmax="torch.softmax(scores, dim=-1)")),
@@ -149,3 +199,6 @@ adopt("10", WRONG, DELEGATIONS, RIGHT, bypasses={"ex1_w4", "ex2_w4", "ex2_w5", "
       wrong_right={"ex4_ok2"})
 # The second exercise red team's (it had not seen the first's): tests/wrong_answers/red_team_2.
 adopt("10", WRONG, DELEGATIONS, RIGHT, bypasses={"ex1_w4", "ex2_w4"}, wrong_right=set(), team=2)
+# Exercise 3 was "cache bytes per token" when the red teams wrote their answers: theirs answer another question. Dropped.
+for _table in (WRONG, DELEGATIONS, RIGHT):
+    _table["ex3_plan_kv_cache"] = [answer for answer in _table["ex3_plan_kv_cache"] if not answer.name.startswith("red")]

@@ -76,7 +76,7 @@ MUTANTS = [
            patches=[Patch("9a4f2c6e", src_patch("utils.copy_failure", "with_mask", [("        block.causal = masked", "        pass")]))],
            skip=_S_GRID),
     Mutant("grid_run_mask_inverted", "the run-time mask of the losses: grid_losses runs each cell the other way",
-           "9a4f2c6e", r"^$|should copy|lose its answers|make its loss worse",
+           "9a4f2c6e", r"^$|should copy|lose its answers|make its loss worse|section 4's model",
            patches=[Patch("9a4f2c6e", RUN_MASK_INVERTED)], skip=_S_GRID),
     Mutant("grid_unmasked_undertrained", "the copier: the unmasked model gets 15 steps, too few to copy",
            "9a4f2c6e", r"should copy|lose", edits=[UNDERTRAINED], skip=_S_GRID),

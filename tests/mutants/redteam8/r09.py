@@ -37,7 +37,7 @@ MUTANTS = [
     # ---- beam_trap beam_search_beats_greedy
     Mutant("base_trap", "nothing (baseline)", "beam_trap", r"NEVER", patches=[Patch("beam_trap", NOOP)], skip=SKIP_TRAP),
     Mutant("trap_decayed_rank", "beam search does not rank by the summed log p: it ranks by 0.7 * score so far + log p of the new token",
-           "beam_trap", r"miss|beat|aaaa|optimum", patches=[Patch("beam_trap", _decayed(0.7))], skip=SKIP_TRAP),
+           "beam_trap", r"miss|beat|aaaa|optimum|largest summed log p", patches=[Patch("beam_trap", _decayed(0.7))], skip=SKIP_TRAP),
     Mutant("trap_rank_new_token", "beam search ranks candidates by the new token's log p alone (the summed value is kept)",
            "beam_trap", r"miss|beat|aaaa|optimum", patches=[Patch("beam_trap", _decayed(0.0))], skip=SKIP_TRAP),
     Mutant("trap_keeps_one_less", "the beam keeps B - 1 hypotheses (at least 1): B = 2 is greedy, B = 3 is B = 2",
