@@ -52,6 +52,13 @@ CASES: dict[str, tuple[dict[str, str], list[str], dict[str, str]]] = {
     "switches_the_monitor_off": ({EX1: "import sys\nfrom utils.sampling import softmax_with_temperature as sw\n"
                                        "def temperature_softmax(logits, T):\n    sys.setprofile(None)\n"
                                        "    return sw(logits, T)"}, [], {EX1: r"calls sys\.setprofile, which switches off"}),
+    "name_bound_to_reference": ({EX1: "from utils.sampling import softmax_with_temperature as temperature_softmax"}, [],
+                                {EX1: rf"temperature_softmax calls {REF1} \(reached as temperature_softmax = {REF1}\)",
+                                 EX2: "^passed$"}),
+    "partial_of_reference_in_added_cell": ({EX1: "# temperature_softmax is defined in the cell I added above"},
+                                           ["import functools\nfrom utils.sampling import softmax_with_temperature\n"
+                                            "temperature_softmax = functools.partial(softmax_with_temperature)"],
+                                           {EX1: rf"calls {REF1}"}),
     "own_code_passes": ({EX1: OWN_EX1}, [], {EX1: "^passed$", EX2: "^passed$"}),
     "library_change_in_own_cell": ({EX1: "import math\nmath.tau = math.tau + 0.0\n" + OWN_EX1}, [],
                                    {EX1: r"^passed \(the grader undid 1 change\(s\) your code made to library code\)$"}),

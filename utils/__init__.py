@@ -16,9 +16,10 @@ Model families
     attention, positional, transformer, recipes -- the Transformer and its default training recipe
 Demonstrations used by the notebooks
     synthetic, embedding_tools, extrapolation, norm_demo, lr_grid, masks, copy_failure,
-    generation_cost, zoo, class_pairs, can_senses
+    generation_cost, work_count, zoo, class_pairs, can_senses
 Exercise references (the hidden tests' cases and reference answers)
-    causal_probe, leak_probe    -- does a layer (05) or a whole model (08) read the future, from forward calls
+    head_attention              -- multi-head attention head by head, and its generated cases (05)
+    leak_probe                  -- does a whole model read the future, from forward calls (08)
     norm_cases, kv_budget       -- Pre-LN or Post-LN by measurement (07); a KV cache planned for a budget (10)
 Tools
     i18n                        -- tr(): what the code prints in the notebook's language; the Chinese edition

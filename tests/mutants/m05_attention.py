@@ -109,3 +109,7 @@ MUTANTS += adopted5("05")  # the third red team's killed mutants (slow tier)
 from tests.mutants.redteam9 import adopted as adopted9  # noqa: E402
 
 MUTANTS += adopted9("05")  # the seventh red team's mutants (slow tier)
+
+from tests.mutants.redteam10 import adopted as adopted10  # noqa: E402
+
+MUTANTS += adopted10("05")  # the eighth red team's mutants (slow tier)

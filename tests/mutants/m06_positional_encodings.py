@@ -102,3 +102,7 @@ MUTANTS += _adopted_redteam5("06")  # the third red team's mutants, 2026-12-06 (
 from tests.mutants.redteam9 import adopted as adopted9  # noqa: E402
 
 MUTANTS += adopted9("06")  # the seventh red team's mutants (slow tier)
+
+from tests.mutants.redteam10 import adopted as adopted10  # noqa: E402
+
+MUTANTS += adopted10("06")  # the eighth red team's mutants (slow tier)

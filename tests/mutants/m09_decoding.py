@@ -110,3 +110,7 @@ MUTANTS += adopted8("09")  # the sixth red team's mutants (slow tier)
 from tests.mutants.redteam9 import adopted as adopted9  # noqa: E402
 
 MUTANTS += adopted9("09")  # the seventh red team's mutants (slow tier)
+
+from tests.mutants.redteam10 import adopted as adopted10  # noqa: E402
+
+MUTANTS += adopted10("09")  # the eighth red team's mutants (slow tier)

@@ -157,3 +157,7 @@ MUTANTS += adopted("10")  # the second red team's killed mutants (slow tier)
 from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
 
 MUTANTS += adopted8("10")  # the sixth red team's mutants (slow tier)
+
+from tests.mutants.redteam10 import adopted as adopted10  # noqa: E402
+
+MUTANTS += adopted10("10")  # the eighth red team's mutants (slow tier)

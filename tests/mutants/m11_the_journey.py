@@ -91,3 +91,7 @@ MUTANTS += adopted7("11")  # the fifth red team's mutants (slow tier)
 from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
 
 MUTANTS += adopted8("11")  # the sixth red team's mutants (slow tier)
+
+from tests.mutants.redteam10 import adopted as adopted10  # noqa: E402
+
+MUTANTS += adopted10("11")  # the eighth red team's mutants (slow tier)

@@ -144,3 +144,7 @@ MUTANTS += adopted7("12")  # the fifth red team's mutants (slow tier)
 from tests.mutants.redteam8 import adopted as adopted8  # noqa: E402
 
 MUTANTS += adopted8("12")  # the sixth red team's mutants (slow tier)
+
+from tests.mutants.redteam10 import adopted as adopted10  # noqa: E402
+
+MUTANTS += adopted10("12")  # the eighth red team's mutants (slow tier)

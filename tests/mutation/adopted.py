@@ -17,3 +17,11 @@ def load_team_file(folder: Path, number: str) -> list[Mutant]:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return list(module.MUTANTS)
+
+
+def adopted_team(folder: Path, number: str, prefix: str, held: set[str]) -> list[Mutant]:
+    """A team's mutants of notebook `number`, renamed <prefix>_<name>, without those `held` back and the `base_*` baselines."""
+    import dataclasses
+
+    return [dataclasses.replace(m, name=f"{prefix}_{m.name}") for m in load_team_file(folder, number)
+            if m.name not in held and not m.name.startswith("base_")]

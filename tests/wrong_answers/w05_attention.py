@@ -4,15 +4,18 @@ from tests.wrong_answers.spec import Delegation, Wrong
 
 NOTEBOOK = "05_attention.ipynb"
 
-_LEAK = "def leaks_future(layer, T: int, d: int) -> bool:\n"
+_COLLEAGUE_LINE = "\n\nBUGGY_LINE = 'scores = torch.einsum(\"bqhd,bkhd->bhqk\", q, k) / math.sqrt(x.shape[-1])'\n"
 
 
-def _probe(compare: str, threshold: str = "1e-4", prelude: str = "") -> str:
-    """A leaks_future answer that redraws the inputs after t for every t and applies `compare` to the old and new outputs."""
-    return (_LEAK + prelude + "    g = torch.Generator().manual_seed(0)\n    x = torch.randn(8, T, d, generator=g)\n"
-            "    base = layer(x)\n    for t in range(T - 1):\n        y = x.clone()\n"
-            "        y[:, t + 1:] = torch.randn(8, T - t - 1, d, generator=g)\n        new = layer(y)\n"
-            f"        if {compare.format(threshold=threshold)}:\n            return True\n    return False")
+def _heads(scale: str, view: str = "D // n_heads", mask: str = "triu(1)", line: str = _COLLEAGUE_LINE) -> str:
+    """A fixed_attention answer: the colleague's function with the given scale, head view and mask, and a BUGGY_LINE."""
+    return ("def fixed_attention(x, W_Q, W_K, W_V, n_heads, causal=True):\n    B, T, D = x.shape\n"
+            f"    q = (x @ W_Q).view(B, T, n_heads, {view})\n    k = (x @ W_K).view(B, T, n_heads, {view})\n"
+            f"    v = (x @ W_V).view(B, T, n_heads, {view})\n"
+            f"    scores = torch.einsum('bqhd,bkhd->bhqk', q, k) / {scale}\n"
+            f"    if causal:\n        scores = scores.masked_fill(torch.ones(T, T, dtype=torch.bool).{mask}, float('-inf'))\n"
+            "    weights = torch.softmax(scores, dim=-1)\n"
+            "    return torch.einsum('bhqk,bkhd->bqhd', weights, v).reshape(B, T, D)" + line)
 
 
 _HEAD = "def previous_token_head(T: int) -> tuple[torch.Tensor, torch.Tensor]:\n"
@@ -40,26 +43,24 @@ def _tied_loop(config: str, steps: int = 150, extra: str = "", lr: str = "1e-2")
 
 
 WRONG = {
-    "ex1_leaks_future": [
-        Wrong("exact_equality", _probe("not torch.equal(new[:, :t + 1], base[:, :t + 1])"),
-              visible=r"answered True for a causal layer"),
-        Wrong("last_input_first_output", _LEAK + "    x = torch.randn(8, T, d)\n    y = x.clone()\n"
-                                          "    y[:, -1] = torch.randn(8, d)\n"
-                                          "    return bool((layer(y)[:, 0] - layer(x)[:, 0]).abs().max() > 1e-4)",
-              visible=r"answered False for a layer that reads the future"),
-        Wrong("every_position_compared", _probe("(new - base).abs().max() > {threshold}"),
-              visible=r"answered True for a causal layer"),
-        Wrong("loose_threshold", _probe("(new[:, :t + 1] - base[:, :t + 1]).abs().max() > {threshold}", "0.1")),
-        Wrong("only_after_the_first_position", _LEAK + "    x = torch.randn(8, T, d)\n    y = x.clone()\n"
-                                                "    y[:, 1:] = torch.randn(8, T - 1, d)\n"
-                                                "    return bool((layer(y)[:, 0] - layer(x)[:, 0]).abs().max() > 1e-4)"),
-        Wrong("one_input_tight_threshold", _LEAK + "    g = torch.Generator().manual_seed(0)\n"
-                                            "    x = torch.randn(1, T, d, generator=g)\n    base = layer(x)\n"
-                                            "    for t in range(T - 1):\n        y = x.clone()\n"
-                                            "        y[:, t + 1:] = 1e-3 * torch.randn(1, T - t - 1, d, generator=g) + x[:, t + 1:]\n"
-                                            "        if (layer(y)[:, :t + 1] - base[:, :t + 1]).abs().max() > 1e-3:\n"
-                                            "            return True\n    return False"),
-        Wrong("always_false", _LEAK + "    return False", visible=r"answered False for a layer that reads the future"),
+    "ex1_head_scale": [
+        # the colleague's function handed in as it was, the output line blamed
+        Wrong("colleague_unchanged", _heads("math.sqrt(x.shape[-1])", line="\n\nBUGGY_LINE = 'return torch.einsum(\"bhqk,bkhd->bqhd\", "
+                                     "weights, v).reshape(B, T, D)  # (B, T, D): the heads side by side'\n"),
+              visible=r"head 0 of fixed_attention"),
+        # the scale divided by the number of heads instead of the model's width divided by it
+        Wrong("scale_over_heads", _heads("(math.sqrt(D) / n_heads)"), visible=r"head 0 of fixed_attention"),
+        # the width of the visible check's heads, hard-coded: right at width 6 only
+        Wrong("visible_width", _heads("math.sqrt(6)")),
+        # the right fix, the wrong line named
+        Wrong("right_fix_wrong_line", _heads("math.sqrt(D // n_heads)", line="\n\nBUGGY_LINE = \"weights = torch.softmax(scores, "
+                                      "dim=-1)  # (B, H, T, T): each query's weights sum to 1\"\n")),
+        # the right scale, but each head takes every H-th column instead of a block of D/H columns
+        Wrong("heads_interleaved", _heads("math.sqrt(D // n_heads)", view="D // n_heads").replace(
+            ".view(B, T, n_heads, D // n_heads)", ".view(B, T, D // n_heads, n_heads).transpose(2, 3)"),
+              visible=r"head 0 of fixed_attention"),
+        # the right scale, the mask now hides the query's own key too
+        Wrong("mask_hides_itself", _heads("math.sqrt(D // n_heads)", mask="triu(0)"), visible=r"with one head"),
     ],
     "ex2_previous_token_head": [
         Wrong("one_large_strength", _head("math.sqrt(T) * math.log(100 * T) * shift", "torch.eye(T)"),
@@ -111,14 +112,20 @@ WRONG = {
 }
 
 DELEGATIONS = {
-    "ex1_leaks_future": [
-        Delegation("alias", "from utils.causal_probe import leaks_future as _probe\n\n\n" + _LEAK +
-                   "    return _probe(layer, T, d)", denied="utils.causal_probe.leaks_future"),
-        Delegation("module_attribute", "import utils.causal_probe as cp\n\n\n" + _LEAK +
-                   "    return cp.largest_leak(layer, T, d) > 1e-4", denied="utils.causal_probe.largest_leak"),
-        Delegation("getattr", "import importlib\n\n\n" + _LEAK +
-                   "    return getattr(importlib.import_module('utils.causal_' + 'probe'), 'leaks_future')(layer, T, d)",
-                   denied="utils.causal_probe.leaks_future"),
+    "ex1_head_scale": [
+        Delegation("pytorch_kernel", "import torch.nn.functional as F\n\n\n"
+                   "def fixed_attention(x, W_Q, W_K, W_V, n_heads, causal=True):\n    B, T, D = x.shape\n"
+                   "    q, k, v = ((x @ W).view(B, T, n_heads, D // n_heads).transpose(1, 2) for W in (W_Q, W_K, W_V))\n"
+                   "    return F.scaled_dot_product_attention(q, k, v, is_causal=causal).transpose(1, 2).reshape(B, T, D)"
+                   + _COLLEAGUE_LINE, denied="torch.nn.functional.scaled_dot_product_attention"),
+        Delegation("reference", "from utils.head_attention import heads_attention as fixed_attention" + _COLLEAGUE_LINE,
+                   denied="utils.head_attention.heads_attention"),
+        Delegation("package_per_head", "from utils.attention import scaled_dot_product_attention as attend\n\n\n"
+                   "def fixed_attention(x, W_Q, W_K, W_V, n_heads, causal=True):\n    T, D = x.shape[1], x.shape[2]\n"
+                   "    w = D // n_heads\n    mask = torch.full((T, T), float('-inf')).triu(1) if causal else None\n"
+                   "    return torch.cat([attend(x @ W_Q[:, r * w:(r + 1) * w], x @ W_K[:, r * w:(r + 1) * w], "
+                   "x @ W_V[:, r * w:(r + 1) * w], mask)[0] for r in range(n_heads)], dim=-1)" + _COLLEAGUE_LINE,
+                   denied="utils.attention.scaled_dot_product_attention"),
     ],
     "ex2_previous_token_head": [
         Delegation("direct", "from utils.attention_lm import previous_token_projections\n\n\n" + _HEAD +
@@ -154,13 +161,7 @@ DELEGATIONS = {
 
 from tests.wrong_answers.red_team_1 import adopt  # noqa: E402
 
-# The fifth exercise red team's (written from the released notebook alone): tests/wrong_answers/red_team_5. Its ex1 w4
-# (output t against input t + 1 only) and w6 (only the last input redrawn) earned full marks until the hidden layers gained
-# a leak that skips the next key and one from key 1 to query 0 alone (utils.causal_probe). Not filed: w7 reads the layer's
-# closure (flagged for manual review by the grader, automatic marks full) and w11 (uniform inputs, one row) still earns
-# full marks: no hidden leak is faint enough to need normal inputs (left open).
+# The fifth exercise red team's (written from the released notebook alone): tests/wrong_answers/red_team_5, for
+# exercise 2 (its answers to the earlier exercise 1, a leak detector that overlapped notebook 08's exercise 3, went with it).
 RIGHT: dict = {}
 adopt("05", WRONG, DELEGATIONS, RIGHT, bypasses=set(), wrong_right=set(), team=5)
-for _table in (WRONG, RIGHT):
-    for _key in list(_table):
-        _table[_key] = [answer for answer in _table[_key] if not (_key.startswith("ex1") and answer.name in ("red5_w7", "red5_w11"))]

@@ -32,7 +32,7 @@ WRONG = {
         Wrong("colleague_unchanged", _fix("columns") + '\n\nBUGGY_LINE = "return torch.where(columns % 2 == 0, '
                                      'torch.sin(angles), torch.cos(angles))"\n', visible=r"must have length"),
         # the right line, mended with the pair index i instead of 2i: pairs consistent, frequencies 10000^(-i/d)
-        Wrong("pair_index_not_doubled", _fix("(columns // 2)") + _LINE, visible=r"against section 2's formula"),
+        Wrong("pair_index_not_doubled", _fix("(columns // 2)") + _LINE),  # passes every visible check: the hidden entries stop it
         # the right encoding (rewritten from section 2's formula), the wrong line named
         Wrong("right_fix_wrong_line", _fix("(columns - columns % 2)")
               + '\n\nBUGGY_LINE = "angles = positions * frequencies  # (T, d): the angle of every entry"\n'),

@@ -1,6 +1,6 @@
 """Wrong answers and delegations for notebook 07's exercises."""
 
-from tests.wrong_answers.spec import Delegation, Wrong
+from tests.wrong_answers.spec import Delegation, Right, Wrong
 
 NOTEBOOK = "07_transformer_lm.ipynb"
 _STATS = "def masked_feature_statistics(x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:\n"
@@ -13,7 +13,26 @@ _ROW_MEANS = "sequence_means.mean(dim=0)"  # the colleague's first bug: each seq
 _TOKEN_MEAN = "(sequence_means * lengths).sum(dim=0) / lengths.sum()"
 _MASK_FIRST = "((x * weights - mean) ** 2).sum(dim=(0, 1)) / lengths.sum()"  # the second: mean^2 per padding position
 _CENTRE_FIRST = "((x - mean) ** 2 * weights).sum(dim=(0, 1)) / lengths.sum()"
-_BN = "def masked_batch_norm(x: torch.Tensor, mask: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:\n"
+_AUDIT = "def norm_problems(norm, width: int) -> set[str]:\n"
+_SETUP = ("    g = torch.Generator().manual_seed(0)\n"
+          "    a, b, c = torch.randn(6, width, generator=g) * 3 + 5, torch.randn(4, width, generator=g) * 2 - 4, "
+          "torch.randn(4, width, generator=g) * 5 + 9\n"
+          "    def batch(rows, length, pad):\n"
+          "        x, m = torch.full((len(rows), length, width), pad), torch.zeros(len(rows), length, dtype=torch.bool)\n"
+          "        for r, t in enumerate(rows):\n"
+          "            x[r, :len(t)], m[r, :len(t)] = t, True\n"
+          "        return x, m\n"
+          "    def moved(p, q, training):\n"
+          "        return float((norm(*p, training)[0, :6] - norm(*q, training)[0, :6]).abs().max())\n"
+          "    base, padded, other = batch([a, b], 6, 0.0), batch([a, b], 11, 7.0), batch([a, c], 6, 0.0)\n"
+          "    found = set()\n")
+_TRAIN_EVAL = ("    for x in (base[0], base[0] * 40 + 300):\n"
+               "        before = norm(x, base[1], False)[base[1]]\n"
+               "        if float((norm(x, base[1], True)[base[1]] - before).abs().max()) > 1e-3:\n"
+               "            found.add('train_eval')\n")
+_BOTH_MODES = ("    for training in (False, True):\n"
+               "        if moved(base, padded, training) > 1e-3:\n            found.add('padding')\n"
+               "        if moved(base, other, training) > 1e-3:\n            found.add('batch')\n")
 WRONG = {
     "ex1_masked_statistics": [
         Wrong("colleague_as_is", _STATS + _COLLEAGUE.format(mean=_ROW_MEANS, var=_MASK_FIRST),
@@ -70,19 +89,40 @@ WRONG = {
                                            "    growth = block_forward(2 * x).norm() / block_forward(x).norm()\n"
                                            "    return 'pre' if growth > 1.5 else 'post'"),
     ],
-    "ex4_masked_batch_norm": [
-        Wrong("padded_statistics", _BN + "    mean, var = x.mean((0, 1)), x.var((0, 1), unbiased=False)\n"
-                                         "    return (x - mean) / torch.sqrt(var + eps) * mask.to(x.dtype).unsqueeze(-1)",
-              visible=r"use the real tokens' statistics"),
-        Wrong("padding_kept", _BN + "    mean, var = masked_feature_statistics(x, mask)\n    return (x - mean) / torch.sqrt(var + eps)",
-              visible=r"padding positions of the output must be 0"),
-        Wrong("unbiased_variance", _BN + "    real = x[mask]\n    mean, var = real.mean(0), real.var(0)\n"
-                                         "    return (x - mean) / torch.sqrt(var + eps) * mask.to(x.dtype).unsqueeze(-1)",
-              visible=r"variance 1"),
-        Wrong("per_sequence_statistics", _BN + "    w = mask.to(x.dtype).unsqueeze(-1)\n"
-                                               "    mean = (x * w).sum(1, keepdim=True) / w.sum(1, keepdim=True)\n"
-                                               "    var = ((x - mean) ** 2 * w).sum(1, keepdim=True) / w.sum(1, keepdim=True)\n"
-                                               "    return (x - mean) / torch.sqrt(var + eps) * w"),
+    "ex4_norm_problems": [  # the first is the most telling: padding and batch probed in inference mode only
+        Wrong("inference_mode_probes", _AUDIT + _SETUP +
+              "    if moved(base, padded, False) > 1e-3:\n        found.add('padding')\n"
+              "    if moved(base, other, False) > 1e-3:\n        found.add('batch')\n" + _TRAIN_EVAL + "    return found",
+              visible=r"Which statistics does it use in training, which in inference"),
+        Wrong("warmed_on_the_probe", _AUDIT + _SETUP + _BOTH_MODES +
+              "    for _ in range(200):\n        norm(*base, True)\n"
+              "    if float((norm(*base, True)[base[1]] - norm(*base, False)[base[1]]).abs().max()) > 1e-3:\n"
+              "        found.add('train_eval')\n    return found",
+              visible=r"what does a training call change"),
+        Wrong("padding_positions_compared", _AUDIT + _SETUP +
+              "    other_values = batch([a, b], 6, 7.0)\n"
+              "    for training in (False, True):\n"
+              "        if float((norm(*base, training)[1] - norm(*other_values, training)[1]).abs().max()) > 1e-3:\n"
+              "            found.add('padding')\n"
+              "        if moved(base, other, training) > 1e-3:\n            found.add('batch')\n" + _TRAIN_EVAL +
+              "    return found",
+              visible=r"Only the outputs at the real tokens count"),
+        Wrong("alone_versus_batch", _AUDIT + _SETUP +
+              "    short = batch([b, a], 6, 0.0)\n"
+              "    for training in (False, True):\n"
+              "        if moved(base, padded, training) > 1e-3:\n            found.add('padding')\n"
+              "        alone = norm(*batch([b], 4, 0.0), training)[0, :4]\n"
+              "        if float((norm(*short, training)[0, :4] - alone).abs().max()) > 1e-3:\n            found.add('batch')\n"
+              + _TRAIN_EVAL + "    return found",
+              visible=r"the padding of a row is not another sequence"),
+        Wrong("exact_comparison", _AUDIT + _SETUP +
+              "    for training in (False, True):\n"
+              "        if not torch.equal(norm(*base, training)[0, :6], norm(*padded, training)[0, :6]):\n"
+              "            found.add('padding')\n"
+              "        if not torch.equal(norm(*base, training)[0, :6], norm(*other, training)[0, :6]):\n"
+              "            found.add('batch')\n"
+              "    x = base[0] * 40 + 300\n    before = norm(x, base[1], False)\n"
+              "    if not torch.equal(norm(x, base[1], True), before):\n        found.add('train_eval')\n    return found"),
     ],
 }
 DELEGATIONS = {
@@ -106,23 +146,41 @@ DELEGATIONS = {
                    "    return 'pre' if getattr(_nc, 'scaling_' + 'growth')(block_forward, d_model) > 100 else 'post'",
                    denied="utils.norm_cases.scaling_growth"),
     ],
-    "ex4_masked_batch_norm": [
-        Delegation("functional_batch_norm", _BN + "    y = torch.nn.functional.batch_norm(x[mask], None, None, training=True, eps=eps)\n"
-                   "    out = torch.zeros_like(x)\n    out[mask] = y\n    return out",
-                   denied="torch.nn.functional.batch_norm"),
-        Delegation("package_statistics", "from utils.norm_demo import masked_batch_statistics\n\n\n" + _BN +
-                   "    mean, var = masked_batch_statistics(x, mask)\n"
-                   "    return (x - mean) / torch.sqrt(var + eps) * mask.to(x.dtype).unsqueeze(-1)",
-                   denied="utils.norm_demo.masked_batch_statistics"),
-        Delegation("package_masked_batch_norm", "import utils.norm_demo as _nd\n\n\n" + _BN +
-                   "    return _nd.masked_batch_norm(x, mask, eps)",
-                   denied="utils.norm_demo.masked_batch_norm"),
+    "ex4_norm_problems": [
+        Delegation("alias", "from utils.norm_audit import probe_problems as _pp\n\n\n" + _AUDIT + "    return _pp(norm, width)",
+                   denied="utils.norm_audit.probe_problems"),
+        Delegation("module_getattr", "import utils.norm_audit as _na\n\n\n" + _AUDIT +
+                   "    return set(getattr(_na, 'probe_' + 'problems')(norm, width))", denied="utils.norm_audit.probe_problems"),
+        Delegation("copy_before", _AUDIT + "    return _probe(norm, width)",
+                   before="from utils.norm_audit import probe_problems\n_probe = probe_problems",
+                   denied="utils.norm_audit.probe_problems"),
     ],
 }
 
 from tests.wrong_answers.red_team_1 import adopt  # noqa: E402
 
-RIGHT: dict = {}
+RIGHT: dict = {"ex4_norm_problems": [  # another design: padding values changed in place, a row replaced, one far batch
+    Right("padding_values_and_a_far_batch", (
+          "def norm_problems(norm, width: int) -> set[str]:\n"
+          "    torch.manual_seed(1)\n"
+          "    x = torch.randn(3, 8, width) * 2 + 3  # (B, T, C)\n"
+          "    mask = torch.ones(3, 8, dtype=torch.bool)\n"
+          "    mask[1, 5:], mask[2, 3:] = False, False\n"
+          "    found = set()\n"
+          "    for training in (False, True):\n"
+          "        y = norm(x, mask, training)\n"
+          "        other_padding = x.clone()\n"
+          "        other_padding[~mask] = 50.0\n"
+          "        if (norm(other_padding, mask, training)[mask] - y[mask]).abs().max() > 1e-2:\n"
+          "            found.add('padding')\n"
+          "        other_row = x.clone()\n"
+          "        other_row[2, :3] = torch.randn(3, width) * 4 - 5\n"
+          "        if (norm(other_row, mask, training)[0] - y[0]).abs().max() > 1e-2:\n"
+          "            found.add('batch')\n"
+          "    far = x * 25 + 100\n"
+          "    if (norm(far, mask, False)[mask] - norm(far, mask, True)[mask]).abs().max() > 1e-2:\n"
+          "        found.add('train_eval')\n"
+          "    return found\n"))]}
 # The fourth exercise red team's (written from the released notebook alone): tests/wrong_answers/red_team_4.
 adopt("07", WRONG, DELEGATIONS, RIGHT, bypasses=set(), wrong_right=set(), team=4)
 # Not filed: ex3 w4 reads the block from the callable's closure (the grader flags __closure__ for manual review, but gives

@@ -19,12 +19,17 @@ object, or other library code. Three layers see the calls:
   `cross_entropy`, ...): `operations` names the operation, and `torch_watch` sees its calls
   (TorchFunctionMode) and its ATen kernels (TorchDispatchMode) whatever the spelling.
 
+A solution name bound to the reference itself (`mine = reference`, an import `as mine`, a `functools.partial`) leaves
+no frame of the student's code on the stack when the test cell calls it: before each test cell runs, the grader looks
+up the values of the solutions' names and counts one that IS a denied function as a call to it (`path_of_value`).
+
 Known limit: code compiled by the student under a fake library file name in a fresh namespace is
 taken for library code; `compile(`/`exec(` are flagged for manual review by the grader.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import os
@@ -169,6 +174,25 @@ class DenyTable:
                 table.by_builtin[id(builtin)] = TAMPERING
                 table.keep_alive.append(builtin)
         return table
+
+    def path_of_value(self, value: Any) -> str | None:
+        """The denied path that `value` itself is (a denied function, method, class or builtin, or a functools.partial
+        of one), else None: a name bound straight to the reference is called from the test cell, not from student code."""
+        for _ in range(8):
+            if not isinstance(value, functools.partial):
+                break
+            value = value.func
+        if callable(value) and id(value) in self.by_builtin:
+            return self.by_builtin[id(value)]
+        try:
+            codes = _python_codes(value)
+        except Exception:  # noqa: BLE001 - an object the grader cannot inspect is not a denied function
+            return None
+        for code in codes:
+            path = self.by_code_site.get(code.co_filename, {}).get(code.co_firstlineno)
+            if path is not None and path != TAMPERING:
+                return path
+        return None
 
 
 def _first_watched(by_name: dict[str, list[str]], watching: frozenset[str]) -> dict[str, str]:

@@ -83,6 +83,7 @@ class _Grader:
             report({"event": "grader_note", "message": error})
         self.trusted_names: set[str] = set()
         self.is_library = library_file_checker()
+        self.table, self.solution_names = table, list(job.get("solution_names", []))
         self.monitor = CallMonitor(table, self._is_student_frame)
         import utils.grading.parts as parts
 
@@ -113,6 +114,18 @@ class _Grader:
         if frame.f_globals is self.user_ns:
             return True
         return not self.is_library(name)
+
+    def _bound_to_denied(self, watched: list[str]) -> list:
+        """Violations for the solutions' names that are bound to a watched denied function itself (`mine = reference`):
+        the test cell would call the reference directly, with no frame of the student's code on the stack."""
+        from utils.grading.deny import Violation
+
+        found = []
+        for name in self.solution_names:
+            path = self.table.path_of_value(self.user_ns.get(name)) if name in self.user_ns else None
+            if path is not None and path in watched:
+                found.append(Violation(path, name, f"{name} = {path}"))
+        return found
 
     def _watched(self, cell: dict) -> list[str]:
         """The denied paths to watch while this cell runs."""
@@ -185,6 +198,7 @@ class _Grader:
         passed, message, line, file_name = True, "", None, f"<test {cell['grade_id']}>"
         self.trusted_names.add(file_name)
         watched = self._watched(cell)
+        bound = self._bound_to_denied(watched)  # solution names that ARE a denied function: called from this cell
         code = compile(cell["source"], file_name, "exec", optimize=0)
         self._parts._recorder = self._part_recorder(cell["grade_id"], file_name)
         if watched:
@@ -194,7 +208,7 @@ class _Grader:
         except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt fail the test too
             passed, message, line = False, _describe(error), _failing_line(error, file_name)
         finally:
-            violations = self.monitor.stop() if watched else []
+            violations = (self.monitor.stop() if watched else []) + bound
             self._parts._recorder = None
         if passed and self._gettrace() is not None:
             from utils.i18n.text import tr
